@@ -1,0 +1,64 @@
+import CLeptonica
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A frame turned upright so its printed lines run level, and the way back to the original.
+///
+/// Text recognition fails on a label photographed a few degrees off level (the label's slanted
+/// edge against the desk is read as marks); barcodes do not need it. Boxes found in the upright
+/// frame map back to the original with `originalBox(_:)`.
+public struct UprightFrame: Sendable {
+    /// The frame turned upright (the original itself when no skew was found).
+    public let frame: Frame
+    /// The clockwise angle, in degrees, the original was turned by; 0 when it was left as it was.
+    public let angle: Double
+
+    /// Finds the skew of `original` (up to 7 degrees either way) and turns it upright.
+    public init(_ original: Frame) {
+        PixHandle.silenceLibrary()
+        let pix = PixHandle(frame: original)
+        var found: Float = 0
+        var confidence: Float = 0
+        // Full-resolution sweep is unnecessary: leptonica's defaults search at a 4x reduction.
+        let turned = PixHandle(pixDeskewGeneral(pix.pointer, 0, 0, 0, 0, 0, &found, &confidence))
+        // Leptonica leaves the image as it is (and the angle unused) below 0.1 degrees or when it
+        // is not confident; only a real turn is kept.
+        if let turned, turned.pointer != pix.pointer, abs(found) >= 0.1, confidence > 0,
+            turned.width == original.width, turned.height == original.height
+        {
+            var upright = turned.frame()
+            upright.timestamp = original.timestamp
+            upright.index = original.index
+            frame = upright
+            angle = Double(found)
+        } else {
+            frame = original
+            angle = 0
+        }
+    }
+
+    /// An upright frame said to have been turned by `angle`, for tests of the mapping.
+    init(testFrame: Frame, angle: Double) {
+        frame = testFrame
+        self.angle = angle
+    }
+
+    /// The box in the original frame covering `box` of the upright frame.
+    public func originalBox(_ box: Box) -> Box {
+        guard angle != 0 else { return box }
+        let theta = angle * Double.pi / 180
+        let cx = Double(frame.width) / 2
+        let cy = Double(frame.height) / 2
+        let corners = [(box.x, box.y), (box.maxX, box.y), (box.x, box.maxY), (box.maxX, box.maxY)].map { point in
+            // Undo a clockwise turn about the centre (y grows downwards): turn counter-clockwise.
+            let dx = Double(point.0) - cx
+            let dy = Double(point.1) - cy
+            let x = dx * cos(theta) + dy * sin(theta) + cx
+            let y = -dx * sin(theta) + dy * cos(theta) + cy
+            return (x: Int(x.rounded()), y: Int(y.rounded()))
+        }
+        return Box(enclosing: corners)!
+    }
+}

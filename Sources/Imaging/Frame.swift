@@ -1,0 +1,98 @@
+/// A gray 8-bit picture from a camera or a file, with when and where in its sequence it was taken.
+///
+/// Pixels are stored row after row, `stride` bytes apart (`stride >= width`); byte `x` of row `y`
+/// is `bytes[y * stride + x]`. `timestamp` is time on the clock that delivered the frame (virtual in
+/// scenarios, the camera's in the live shell), measured from the start of its sequence.
+public struct Frame: Sendable, Equatable {
+    public let width: Int
+    public let height: Int
+    public let stride: Int
+    public let bytes: [UInt8]
+    public var timestamp: Duration
+    public var index: Int
+
+    /// A frame over `bytes`; traps only on a programming error (a buffer too small for its size).
+    public init(width: Int, height: Int, stride: Int? = nil, bytes: [UInt8], timestamp: Duration = .zero, index: Int = 0) {
+        let stride = stride ?? width
+        precondition(width > 0 && height > 0 && stride >= width, "frame size \(width)x\(height) stride \(stride)")
+        precondition(bytes.count >= stride * (height - 1) + width, "frame buffer too small for \(width)x\(height)")
+        self.width = width
+        self.height = height
+        self.stride = stride
+        self.bytes = bytes
+        self.timestamp = timestamp
+        self.index = index
+    }
+
+    /// The pixel at column `x`, row `y`.
+    public subscript(x: Int, y: Int) -> UInt8 {
+        bytes[y * stride + x]
+    }
+
+    /// The same picture with rows packed tightly (`stride == width`).
+    public func packed() -> Frame {
+        if stride == width { return self }
+        var out = [UInt8](repeating: 0, count: width * height)
+        for y in 0..<height {
+            out.replaceSubrange(y * width..<(y + 1) * width, with: bytes[y * stride..<(y * stride + width)])
+        }
+        return Frame(width: width, height: height, bytes: out, timestamp: timestamp, index: index)
+    }
+}
+
+/// A rectangle in frame coordinates: `x`, `y` are the top-left corner.
+public struct Box: Sendable, Hashable, Codable, CustomStringConvertible {
+    public var x: Int
+    public var y: Int
+    public var width: Int
+    public var height: Int
+
+    public init(x: Int, y: Int, width: Int, height: Int) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+
+    /// The smallest box holding every point; nil for no points.
+    public init?(enclosing points: [(x: Int, y: Int)]) {
+        guard let first = points.first else { return nil }
+        var minX = first.x
+        var maxX = first.x
+        var minY = first.y
+        var maxY = first.y
+        for p in points.dropFirst() {
+            minX = min(minX, p.x)
+            maxX = max(maxX, p.x)
+            minY = min(minY, p.y)
+            maxY = max(maxY, p.y)
+        }
+        self.init(x: minX, y: minY, width: maxX - minX + 1, height: maxY - minY + 1)
+    }
+
+    public var maxX: Int { x + width }
+    public var maxY: Int { y + height }
+    public var area: Int { max(0, width) * max(0, height) }
+
+    /// The smallest box holding both.
+    public func union(_ other: Box) -> Box {
+        let x0 = min(x, other.x)
+        let y0 = min(y, other.y)
+        return Box(x: x0, y: y0, width: max(maxX, other.maxX) - x0, height: max(maxY, other.maxY) - y0)
+    }
+
+    /// The area both boxes cover.
+    public func intersectionArea(_ other: Box) -> Int {
+        let w = min(maxX, other.maxX) - max(x, other.x)
+        let h = min(maxY, other.maxY) - max(y, other.y)
+        return w > 0 && h > 0 ? w * h : 0
+    }
+
+    /// This box grown by `margin` on every side.
+    public func insetBy(_ margin: Int) -> Box {
+        Box(x: x - margin, y: y - margin, width: width + 2 * margin, height: height + 2 * margin)
+    }
+
+    /// "x,y wxh", for a person reading a terminal.
+    public var description: String { "\(x),\(y) \(width)x\(height)" }
+}
