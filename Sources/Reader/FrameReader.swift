@@ -1,0 +1,148 @@
+import Foundation
+import Imaging
+
+/// Reads barcodes and printed text in the same pass over each frame (SCAN-1).
+///
+/// One call returns every reading: barcodes decoded exactly, and printed lines with junk dropped
+/// (words that are the "text" tesseract sees in a QR code or in the bars of a barcode, and words
+/// with no letter or digit). Owns one zbar scanner and one tesseract engine, reused across frames;
+/// not for sharing between threads.
+public final class FrameReader {
+    /// What to read in a frame.
+    public struct Passes: OptionSet, Sendable {
+        public let rawValue: Int
+        public init(rawValue: Int) { self.rawValue = rawValue }
+        public static let barcodes = Passes(rawValue: 1)
+        public static let text = Passes(rawValue: 2)
+        public static let all: Passes = [.barcodes, .text]
+    }
+
+    public let barcodes: BarcodeReader
+    public let text: TextReader
+
+    public init(layout: TextReader.Layout = .sparse) throws(ReaderError) {
+        barcodes = try BarcodeReader()
+        text = try TextReader(layout: layout)
+    }
+
+    /// Every reading in `frame`: barcodes first, in zbar's order, then printed lines top to bottom.
+    public func read(_ frame: Frame, passes: Passes = .all) -> [Reading] {
+        let symbols = passes.contains(.barcodes) ? barcodes.read(frame) : []
+        var lines: [TextLine] = []
+        var skew = 0.0
+        if passes.contains(.text) {
+            let upright = UprightFrame(Self.blanking(symbols.map(\.box), in: frame))
+            skew = upright.angle
+            lines = text.read(upright.frame).map { line in
+                var line = line
+                line.box = upright.originalBox(line.box)
+                for i in line.words.indices { line.words[i].box = upright.originalBox(line.words[i].box) }
+                return line
+            }
+        }
+        return Self.combine(symbols: symbols, lines: lines, skew: skew)
+    }
+
+    /// The readings of one frame from its barcode symbols and its recognised lines.
+    ///
+    /// A word is junk, and dropped, when it has no letter or digit; when most of it lies on a
+    /// decoded barcode (OCR of bars and QR modules), or beside one with little confidence (the
+    /// ends of the bars of a tilted barcode); when tesseract itself gives it almost no confidence;
+    /// or when it is far taller or flatter than the frame's typical word (the bars of a barcode
+    /// zbar could not decode, or a speck). A line left with no words is dropped, and the
+    /// remaining lines are numbered from 1, top to bottom.
+    /// `skew` is the frame's tilt in degrees; the bars of a tilted barcode reach past the band
+    /// zbar decoded by up to its width times the tangent of the tilt.
+    public static func combine(symbols: [BarcodeSymbol], lines: [TextLine], skew: Double = 0) -> [Reading] {
+        var readings = symbols.map { Reading(value: $0.value, source: .barcode(symbology: $0.symbology), box: $0.box) }
+        let barcodeAreas = symbols.map { $0.box.insetBy(4) }
+        let barcodeSurroundings = symbols.map { symbol -> Box in
+            let reach = 8 + Int((Double(symbol.box.width) * abs(tan(skew * .pi / 180))).rounded())
+            return Box(x: symbol.box.x - 8, y: symbol.box.y - reach, width: symbol.box.width + 16, height: symbol.box.height + 2 * reach)
+        }
+        func plausible(_ word: Word) -> Word? {
+            let text = word.text.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard text.contains(where: { $0.isLetter || $0.isNumber }), word.confidence >= minimumConfidence else { return nil }
+            let covered = barcodeAreas.map { $0.intersectionArea(word.box) }.max() ?? 0
+            if covered * 2 > word.box.area { return nil }
+            let beside = barcodeSurroundings.map { $0.intersectionArea(word.box) }.max() ?? 0
+            if beside * 2 > word.box.area && word.confidence < uncertainBesideBarcode { return nil }
+            var cleaned = word
+            cleaned.text = text
+            return cleaned
+        }
+        let candidates = lines.map { $0.words.compactMap(plausible) }
+        let heights = candidates.joined().map(\.box.height).sorted()
+        let typical = heights.isEmpty ? 0 : heights[heights.count / 2]
+        var number = 0
+        for words in candidates {
+            let kept = words.filter {
+                Double($0.box.height) <= Double(typical) * tallestWord && Double($0.box.height) >= Double(typical) * flattestWord
+            }
+            guard let first = kept.first else { continue }
+            number += 1
+            let box = kept.dropFirst().reduce(first.box) { $0.union($1.box) }
+            readings.append(
+                Reading(value: kept.map(\.text).joined(separator: " "), source: .text(line: number), box: box, words: kept))
+        }
+        return readings
+    }
+
+    /// A copy of `frame` with each box painted over in the colour around it, so text recognition
+    /// does not spend its time on the bars and modules of barcodes that zbar has already decoded.
+    /// The surrounding colour, not white, keeps a dim label's contrast as it was.
+    static func blanking(_ boxes: [Box], in frame: Frame) -> Frame {
+        guard !boxes.isEmpty else { return frame }
+        var bytes = frame.bytes
+        for box in boxes {
+            let area = box.insetBy(2)
+            let x0 = max(0, area.x)
+            let x1 = min(frame.width, area.maxX)
+            let y0 = max(0, area.y)
+            let y1 = min(frame.height, area.maxY)
+            guard x0 < x1, y0 < y1 else { continue }
+            let fill = surroundingLevel(of: Box(x: x0, y: y0, width: x1 - x0, height: y1 - y0), in: frame)
+            for y in y0..<y1 {
+                bytes.replaceSubrange(y * frame.stride + x0..<y * frame.stride + x1, with: repeatElement(fill, count: x1 - x0))
+            }
+        }
+        return Frame(
+            width: frame.width, height: frame.height, stride: frame.stride, bytes: bytes, timestamp: frame.timestamp, index: frame.index)
+    }
+
+    /// The median gray level of the ring of pixels just outside `box` (a barcode's quiet zone).
+    static func surroundingLevel(of box: Box, in frame: Frame) -> UInt8 {
+        var counts = [Int](repeating: 0, count: 256)
+        var total = 0
+        func add(_ x: Int, _ y: Int) {
+            guard x >= 0, y >= 0, x < frame.width, y < frame.height else { return }
+            counts[Int(frame[x, y])] += 1
+            total += 1
+        }
+        let ring = box.insetBy(3)
+        for x in ring.x..<ring.maxX {
+            add(x, ring.y)
+            add(x, ring.maxY - 1)
+        }
+        for y in ring.y..<ring.maxY {
+            add(ring.x, y)
+            add(ring.maxX - 1, y)
+        }
+        guard total > 0 else { return 255 }
+        var seen = 0
+        for level in 0..<256 {
+            seen += counts[level]
+            if seen * 2 >= total { return UInt8(level) }
+        }
+        return 255
+    }
+
+    /// Below this tesseract confidence (0-100) a word is noise, not print.
+    static let minimumConfidence = 15.0
+    /// Below this confidence a word beside a barcode is taken for the ends of its bars.
+    static let uncertainBesideBarcode = 40.0
+    /// A word taller than this many typical words is the bars of a barcode, not print.
+    static let tallestWord = 2.5
+    /// A word flatter than this fraction of a typical word is a speck or a rule, not print.
+    static let flattestWord = 0.4
+}

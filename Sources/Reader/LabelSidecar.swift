@@ -1,0 +1,99 @@
+import Foundation
+
+/// What a label fixture is known to hold: the `NAME.expected` file beside `NAME.png` in `Devices/labels/`.
+///
+/// One fact a line, `#` starts a comment:
+/// `barcode SYMBOLOGY VALUE`, `text LINE`, `serial VALUE`, `disagree BARCODE PRINTED`, `effect NAME`,
+/// and `misread LINE => READ` for a printed line that tesseract is known to misread beyond the
+/// OCR confusions (kept so the limit is visible and any change in it is noticed).
+public struct LabelSidecar: Sendable, Equatable {
+    public struct Barcode: Sendable, Hashable {
+        public var symbology: String
+        public var value: String
+    }
+
+    public var barcodes: [Barcode] = []
+    public var texts: [String] = []
+    public var serial: String?
+    public var disagreements: [(barcode: String, printed: String)] = []
+    public var effects: [String] = []
+    /// Printed lines tesseract is known to misread, and how it reads them.
+    public var misreadings: [String: String] = [:]
+
+    public init() {}
+
+    /// Parses a sidecar; `name` labels the errors.
+    public init(parsing text: String, name: String) throws(SidecarError) {
+        for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            let parts = line.split(separator: " ", maxSplits: 1).map(String.init)
+            let rest = parts.count > 1 ? parts[1] : ""
+            func fail(_ why: String) -> SidecarError { SidecarError(message: "\(name):\(number + 1): \(why)") }
+            switch parts[0] {
+            case "barcode":
+                let fields = rest.split(separator: " ", maxSplits: 1).map(String.init)
+                guard fields.count == 2 else { throw fail("'barcode' needs a symbology and a value") }
+                barcodes.append(Barcode(symbology: fields[0], value: fields[1]))
+            case "text":
+                guard !rest.isEmpty else { throw fail("'text' needs the printed line") }
+                texts.append(rest)
+            case "serial":
+                guard !rest.isEmpty, !rest.contains(" ") else { throw fail("'serial' needs one value") }
+                serial = rest
+            case "disagree":
+                let fields = rest.split(separator: " ").map(String.init)
+                guard fields.count == 2 else { throw fail("'disagree' needs the barcode's value and the printed one") }
+                disagreements.append((fields[0], fields[1]))
+            case "misread":
+                let fields = rest.components(separatedBy: " => ")
+                guard fields.count == 2, texts.contains(fields[0]) else {
+                    throw fail("'misread' needs 'LINE => READ', with LINE one of the text lines above it")
+                }
+                misreadings[fields[0]] = fields[1]
+            case "effect":
+                effects.append(rest)
+            default:
+                throw fail("unknown fact '\(parts[0])' (barcode, text, serial, disagree, misread or effect)")
+            }
+        }
+    }
+
+    public static func == (a: LabelSidecar, b: LabelSidecar) -> Bool {
+        a.barcodes == b.barcodes && a.texts == b.texts && a.serial == b.serial && a.effects == b.effects && a.misreadings == b.misreadings
+            && a.disagreements.map { [$0.barcode, $0.printed] } == b.disagreements.map { [$0.barcode, $0.printed] }
+    }
+}
+
+/// A sidecar line that does not parse; the message names the file and line.
+public struct SidecarError: Error, Equatable, CustomStringConvertible {
+    public let message: String
+    public var description: String { message }
+}
+
+/// The characters OCR mistakes for one another on printed serials.
+public enum OCRConfusion {
+    /// Each confusable letter and the digit it is mistaken for (and the other way round).
+    public static let pairs: [(letter: Character, digit: Character)] = [
+        ("O", "0"), ("D", "0"), ("I", "1"), ("L", "1"), ("S", "5"), ("B", "8"), ("Z", "2"), ("G", "6"),
+    ]
+
+    /// `text` upper-cased, with runs of white space made one space and every confusable letter
+    /// replaced by its digit, so two readings that differ only by OCR confusions fold equal.
+    public static func fold(_ text: String) -> String {
+        var out = ""
+        var lastWasSpace = false
+        for ch in text.uppercased() {
+            if ch.isWhitespace {
+                if !lastWasSpace && !out.isEmpty { out.append(" ") }
+                lastWasSpace = true
+                continue
+            }
+            lastWasSpace = false
+            out.append(digitFor[ch] ?? (ch == "|" ? "1" : ch))
+        }
+        return out.hasSuffix(" ") ? String(out.dropLast()) : out
+    }
+
+    private static let digitFor: [Character: Character] = Dictionary(uniqueKeysWithValues: pairs.map { ($0.letter, $0.digit) })
+}

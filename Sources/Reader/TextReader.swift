@@ -1,0 +1,119 @@
+import CTesseract
+import Imaging
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Reads printed text in a gray frame with tesseract: lines and their words, with boxes.
+///
+/// Initialising an engine costs about 50 ms, so one engine is kept per reader and reused across
+/// frames. Not for sharing between threads: give each thread its own reader. Tesseract is built
+/// with OpenMP here and runs about 5x slower unless `OMP_THREAD_LIMIT=1` was in the environment
+/// when the process started (see `ThreadLimit`).
+public final class TextReader {
+    /// How tesseract looks for text on the page.
+    public enum Layout: Int32, Sendable {
+        /// Text anywhere, in no particular order: a device label (PSM 11).
+        case sparse = 11
+        /// One line of text (PSM 7).
+        case singleLine = 7
+        /// Automatic page layout (PSM 3).
+        case page = 3
+    }
+
+    private let engine: OpaquePointer
+
+    /// An engine for `language` ("eng"), looking for text as `layout` says.
+    public init(language: String = "eng", layout: Layout = .sparse) throws(ReaderError) {
+        let engine = TessBaseAPICreate()!
+        // Tesseract reports "Estimating resolution" and similar chatter to debug_file; init's own
+        // chatter goes to stderr before any variable can be set, so it is given as a config value.
+        let keys = ["debug_file"]
+        let values = ["/dev/null"]
+        let status = withCStringArray(keys) { k in
+            withCStringArray(values) { v in
+                TessBaseAPIInit4(engine, nil, language, OEM_LSTM_ONLY, nil, 0, k, v, 1, 0)
+            }
+        }
+        guard status == 0 else {
+            TessBaseAPIDelete(engine)
+            throw ReaderError(kind: .tesseractDataMissing(language: language))
+        }
+        TessBaseAPISetPageSegMode(engine, TessPageSegMode(UInt32(layout.rawValue)))
+        self.engine = engine
+    }
+
+    deinit {
+        TessBaseAPIEnd(engine)
+        TessBaseAPIDelete(engine)
+    }
+
+    /// Every line of text tesseract finds in `frame`, top to bottom, with its words.
+    public func read(_ frame: Frame) -> [TextLine] {
+        frame.bytes.withUnsafeBufferPointer { pixels in
+            TessBaseAPISetImage(engine, pixels.baseAddress, Int32(frame.width), Int32(frame.height), 1, Int32(frame.stride))
+            // Labels are photographed, not scanned; a nominal resolution silences the estimate.
+            TessBaseAPISetSourceResolution(engine, 300)
+            guard TessBaseAPIRecognize(engine, nil) == 0, let results = TessBaseAPIGetIterator(engine) else {
+                TessBaseAPIClear(engine)
+                return []
+            }
+            defer {
+                TessResultIteratorDelete(results)
+                TessBaseAPIClear(engine)
+            }
+            let page = TessResultIteratorGetPageIterator(results)
+            var lines: [TextLine] = []
+            var current: [Word] = []
+            var lineBox: Box? = nil
+            func finishLine() {
+                if !current.isEmpty, let box = lineBox { lines.append(TextLine(words: current, box: box)) }
+                current = []
+                lineBox = nil
+            }
+            repeat {
+                if TessPageIteratorIsAtBeginningOf(page, RIL_TEXTLINE) != 0 {
+                    finishLine()
+                    lineBox = boundingBox(page, RIL_TEXTLINE)
+                }
+                guard let raw = TessResultIteratorGetUTF8Text(results, RIL_WORD) else { continue }
+                let text = String(cString: raw)
+                TessDeleteText(raw)
+                if let box = boundingBox(page, RIL_WORD) {
+                    current.append(Word(text: text, box: box, confidence: Double(TessResultIteratorConfidence(results, RIL_WORD))))
+                    if lineBox == nil { lineBox = box }
+                }
+            } while TessResultIteratorNext(results, RIL_WORD) != 0
+            finishLine()
+            return lines.sorted { ($0.box.y, $0.box.x) < ($1.box.y, $1.box.x) }
+        }
+    }
+
+    private func boundingBox(_ page: OpaquePointer?, _ level: TessPageIteratorLevel) -> Box? {
+        var left: Int32 = 0
+        var top: Int32 = 0
+        var right: Int32 = 0
+        var bottom: Int32 = 0
+        guard TessPageIteratorBoundingBox(page, level, &left, &top, &right, &bottom) != 0 else { return nil }
+        return Box(x: Int(left), y: Int(top), width: Int(right - left), height: Int(bottom - top))
+    }
+}
+
+/// Calls `body` with a C array of C strings that lives for the call.
+private func withCStringArray<R>(_ strings: [String], _ body: (UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> R) -> R {
+    var pointers: [UnsafeMutablePointer<CChar>?] = strings.map { strdup($0) }
+    defer {
+        for pointer in pointers { free(pointer) }
+    }
+    return pointers.withUnsafeMutableBufferPointer { body($0.baseAddress!) }
+}
+
+/// Whether tesseract's OpenMP threads are limited to one, as this machine needs.
+public enum ThreadLimit {
+    /// The variable OpenMP reads, once, when the process starts.
+    public static let variable = "OMP_THREAD_LIMIT"
+
+    /// True when the process started with `OMP_THREAD_LIMIT` set.
+    public static var isInEffect: Bool { getenv(variable) != nil }
+}
