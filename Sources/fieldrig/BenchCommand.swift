@@ -1,0 +1,134 @@
+import Foundation
+import Imaging
+import Reader
+
+/// `fieldrig bench read`: how fast the reader is, against the command-line tools on the same frames.
+enum BenchReadCommand: Command {
+    static let name = ["bench", "read"]
+    static let summary = "time barcode, text and same-pass reading against zbarimg and tesseract"
+    static let help = """
+        Usage: fieldrig bench read [options] [FILE...]
+
+        Times reading each image in this process on one core: barcodes only (zbar), printed text
+        only (tesseract) and the same pass (both), as the median and 90th percentile per frame.
+        Then times the whole tool, 'fieldrig read FILE...', against running the 'zbarimg' and
+        'tesseract' command-line tools on each file, in the same run, and prints the ratio.
+        Machines are shared and noisy: compare the ratios, not the milliseconds.
+
+        FILE defaults to Devices/labels/*.png under the current folder.
+
+        Options:
+          --runs N     reads of each image per pass (default 5)
+          --no-tools   skip the comparison with zbarimg and tesseract
+          -h, --help   this help
+        """
+
+    static func run(_ arguments: [String]) throws -> Int32 {
+        let options = try Options(arguments, flags: ["--no-tools"], values: ["--runs"])
+        let runs = try options.integer("--runs", default: 5, in: 1...1000)
+        let files = try options.positional.isEmpty ? defaultLabels() : options.positional
+        var frames: [Frame] = []
+        for file in files {
+            do { frames.append(try ImageFile.load(file)) } catch { throw CommandFailure(error.description) }
+        }
+        let reader = try FrameReader()
+        _ = reader.read(frames[0])  // first use allocates tesseract's buffers
+
+        emit("Reading \(frames.count) images, \(runs) runs each, one core (\(frames[0].width)x\(frames[0].height) first).")
+        emit("pass          median      p90")
+        var sameMedian = Duration.zero
+        for (label, passes) in [("barcodes", FrameReader.Passes.barcodes), ("text", .text), ("same pass", .all)] {
+            var samples: [Duration] = []
+            for _ in 0..<runs {
+                for frame in frames {
+                    let start = ContinuousClock.now
+                    _ = reader.read(frame, passes: passes)
+                    samples.append(ContinuousClock.now - start)
+                }
+            }
+            let (median, p90) = percentiles(samples)
+            if passes == .all { sameMedian = median }
+            emit("\(label.padding(toLength: 12, withPad: " ", startingAt: 0))  \(ms(median).padded(8))  \(ms(p90).padded(8))")
+        }
+        guard !options.has("--no-tools") else { return ExitCode.success }
+
+        emit("")
+        emit("Whole tool over \(files.count) files, against the command-line tools on each file:")
+        guard let zbarimg = which("zbarimg"), let tesseract = which("tesseract") else {
+            throw CommandFailure("zbarimg or tesseract is not installed: run CI/install-deps, or pass --no-tools")
+        }
+        let ours = try time("/proc/self/exe", ["read"] + files)
+        let oursOneJob = try time("/proc/self/exe", ["read", "--jobs", "1"] + files)
+        var perImage: [Duration] = []
+        for file in files {
+            perImage.append(try time(zbarimg, ["-q", file]) + time(tesseract, [file, "-", "--psm", "11"]))
+        }
+        let tools = perImage.reduce(.zero, +)
+        emit("fieldrig read            \(ms(ours).padded(9))")
+        emit("fieldrig read --jobs 1   \(ms(oursOneJob).padded(9))")
+        emit("zbarimg + tesseract      \(ms(tools).padded(9))")
+        emit(
+            String(
+                format:
+                    "ratio: fieldrig read is %.1fx faster (%.1fx on one job); per image, the same pass is %.1fx faster than the two tools (median %@ vs %@)",
+                ratio(tools, ours), ratio(tools, oursOneJob), ratio(percentiles(perImage).median, sameMedian),
+                ms(sameMedian), ms(percentiles(perImage).median)))
+        return ExitCode.success
+    }
+
+    static func defaultLabels() throws -> [String] {
+        let folder = "Devices/labels"
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
+            throw UsageError("no FILE given and no \(folder) folder here: run from the project's root or name the images")
+        }
+        let images = names.filter { $0.hasSuffix(".png") }.sorted().map { "\(folder)/\($0)" }
+        guard !images.isEmpty else { throw UsageError("\(folder) holds no PNG images: name the images") }
+        return images
+    }
+
+    /// The wall time of running `tool` with `arguments`, its output discarded; fails unless it exits 0.
+    static func time(_ tool: String, _ arguments: [String]) throws -> Duration {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        let start = ContinuousClock.now
+        try process.run()
+        process.waitUntilExit()
+        let elapsed = ContinuousClock.now - start
+        guard process.terminationStatus == 0 else {
+            throw CommandFailure("\(tool) \(arguments.joined(separator: " ")) exited with \(process.terminationStatus)")
+        }
+        return elapsed
+    }
+
+    static func which(_ tool: String) -> String? {
+        for folder in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":") {
+            let path = "\(folder)/\(tool)"
+            if FileManager.default.isExecutableFile(atPath: path) { return path }
+        }
+        return nil
+    }
+}
+
+/// The median and 90th percentile of `samples` (nearest rank).
+func percentiles(_ samples: [Duration]) -> (median: Duration, p90: Duration) {
+    let sorted = samples.sorted()
+    guard !sorted.isEmpty else { return (.zero, .zero) }
+    func rank(_ p: Double) -> Duration { sorted[min(sorted.count - 1, Int((p * Double(sorted.count)).rounded(.up)) - 1)] }
+    return (rank(0.5), rank(0.9))
+}
+
+func seconds(_ d: Duration) -> Double {
+    Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+}
+
+func ms(_ d: Duration) -> String { String(format: "%.1f ms", seconds(d) * 1000) }
+
+func ratio(_ a: Duration, _ b: Duration) -> Double { seconds(b) > 0 ? seconds(a) / seconds(b) : 0 }
+
+extension String {
+    /// Right-aligned in `width` columns.
+    func padded(_ width: Int) -> String { count >= width ? self : String(repeating: " ", count: width - count) + self }
+}

@@ -1,0 +1,229 @@
+import Dispatch
+import Foundation
+import Imaging
+import Reader
+
+/// `fieldrig read`: what the camera would read in each image.
+enum ReadCommand: Command {
+    static let name = ["read"]
+    static let summary = "read barcodes and printed text in label images, in one pass"
+    static let help = """
+        Usage: fieldrig read [options] FILE...
+
+        Reads every barcode (zbar) and every printed line (tesseract) in each image, in the same
+        pass, and prints what was read and where, one block per image.
+
+        Options:
+          --json              one JSON object per image per line:
+                              {"file", "width", "height", "readings": [{"value", "source",
+                              "symbology" | "line", "where", "box"}]}; a file that cannot be read
+                              gives {"file", "error"}
+          --annotate OUT.png  also write the image with a box and caption round each reading
+                              (one FILE only)
+          --only barcodes|text
+                              read only barcodes, or only printed text
+          --jobs N            images read at once, each with its own engines (default: cores)
+          -h, --help          this help
+
+        FILE is a PNG, JPEG or PNM image; colour is read as gray. A file that cannot be read gets
+        a one-line error naming it, the other files are still read, and the exit code is 1.
+
+        Exit codes: 0 every file was read, 1 a file could not be read, 2 wrong usage.
+        """
+
+    static func run(_ arguments: [String]) throws -> Int32 {
+        let options = try Options(arguments, flags: ["--json"], values: ["--annotate", "--only", "--jobs"])
+        let files = options.positional
+        guard !files.isEmpty else { throw UsageError("name at least one image file") }
+        let passes: FrameReader.Passes
+        switch options.value("--only") {
+        case nil: passes = .all
+        case "barcodes": passes = .barcodes
+        case "text": passes = .text
+        case let other?: throw UsageError("--only takes 'barcodes' or 'text', not '\(other)'")
+        }
+        let annotate = options.value("--annotate")
+        if annotate != nil, files.count != 1 { throw UsageError("--annotate draws one image: name exactly one FILE") }
+        let jobs = try options.integer("--jobs", default: ProcessInfo.processInfo.activeProcessorCount, in: 1...64)
+        let json = options.has("--json")
+
+        var failed = false
+        try readAll(files, passes: passes, jobs: jobs) { path, outcome in
+            switch outcome {
+            case .success(let read):
+                emit(json ? jsonLine(path, read) : block(path, read))
+                if let annotate {
+                    do {
+                        try ImageFile.writeAnnotated(read.frame, marks: read.readings.map(mark), to: annotate)
+                    } catch {
+                        printError("fieldrig: \(error)")
+                        failed = true
+                    }
+                }
+            case .failure(let error):
+                failed = true
+                if json { emit(JSON.object([("file", .string(path)), ("error", .string(error.description))]).text) }
+                printError("fieldrig: \(error)")
+            }
+        }
+        return failed ? ExitCode.failure : ExitCode.success
+    }
+
+    /// A frame and what was read in it.
+    struct Read: Sendable {
+        var frame: Frame
+        var readings: [Reading]
+    }
+
+    /// Reads `files` on `jobs` threads, each with its own engines, and hands each outcome to
+    /// `deliver` in the order of `files`, as soon as it and all before it are done.
+    static func readAll(
+        _ files: [String], passes: FrameReader.Passes, jobs: Int,
+        deliver: (String, Result<Read, ImageError>) -> Void
+    ) throws {
+        let workers = min(jobs, files.count)
+        let outcomes = OrderedOutcomes<Result<Read, ImageError>>(count: files.count)
+        let setupError = OrderedOutcomes<ReaderError>(count: 1)
+        let next = Counter()
+        DispatchQueue.global().async {
+            DispatchQueue.concurrentPerform(iterations: workers) { _ in
+                let reader: FrameReader
+                do throws(ReaderError) {
+                    reader = try FrameReader()
+                } catch {
+                    setupError.put(error, at: 0)
+                    outcomes.abandon()
+                    return
+                }
+                while let i = next.take(below: files.count) {
+                    let outcome = Result { () throws(ImageError) -> Read in
+                        let frame = try ImageFile.load(files[i])
+                        return Read(frame: frame, readings: reader.read(frame, passes: passes))
+                    }
+                    outcomes.put(outcome, at: i)
+                }
+            }
+        }
+        for i in files.indices {
+            guard let outcome = outcomes.wait(for: i) else { break }
+            deliver(files[i], outcome)
+        }
+        if let error = setupError.peek(0) { throw CommandFailure(error.description) }
+    }
+
+    /// The person's view of one image.
+    static func block(_ path: String, _ read: Read) -> String {
+        var lines = ["\(path)  (\(read.frame.width)x\(read.frame.height))"]
+        if read.readings.isEmpty { lines.append("  nothing read") }
+        let width = min(40, read.readings.map(\.value.count).max() ?? 0)
+        for reading in read.readings {
+            let kind: String
+            switch reading.source {
+            case .barcode(let symbology): kind = "barcode " + symbology.padding(toLength: 9, withPad: " ", startingAt: 0)
+            case .text(let line): kind = "text    " + "line \(line)".padding(toLength: 9, withPad: " ", startingAt: 0)
+            }
+            lines.append(
+                "  \(kind)  \(reading.value.padding(toLength: max(width, reading.value.count), withPad: " ", startingAt: 0))  at \(reading.box)"
+            )
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The script's view of one image: one line of JSON.
+    static func jsonLine(_ path: String, _ read: Read) -> String {
+        JSON.object([
+            ("file", .string(path)),
+            ("width", .int(read.frame.width)),
+            ("height", .int(read.frame.height)),
+            ("readings", .array(read.readings.map(readingJSON))),
+        ]).text
+    }
+
+    static func readingJSON(_ reading: Reading) -> JSON {
+        var fields: [(String, JSON)] = [("value", .string(reading.value))]
+        switch reading.source {
+        case .barcode(let symbology):
+            fields += [("source", .string("barcode")), ("symbology", .string(symbology))]
+        case .text(let line):
+            fields += [("source", .string("text")), ("line", .int(line))]
+        }
+        fields.append(("where", .string(reading.whereRead)))
+        fields.append(("box", boxJSON(reading.box)))
+        if !reading.words.isEmpty {
+            fields.append(
+                (
+                    "words",
+                    .array(
+                        reading.words.map {
+                            .object([("text", .string($0.text)), ("box", boxJSON($0.box)), ("confidence", .int(Int($0.confidence)))])
+                        })
+                ))
+        }
+        return .object(fields)
+    }
+
+    static func boxJSON(_ box: Box) -> JSON {
+        .object([("x", .int(box.x)), ("y", .int(box.y)), ("width", .int(box.width)), ("height", .int(box.height))])
+    }
+
+    static func mark(_ reading: Reading) -> Mark {
+        switch reading.source {
+        case .barcode(let symbology): return Mark(box: reading.box, caption: "\(symbology): \(reading.value)", colour: .green)
+        case .text(let line): return Mark(box: reading.box, caption: "\(line): \(reading.value)", colour: .blue)
+        }
+    }
+}
+
+/// Results filled in by workers in any order and taken in index order.
+// @unchecked Sendable: every access to `slots` and `abandoned` holds `condition`.
+final class OrderedOutcomes<Value>: @unchecked Sendable {
+    private var slots: [Value?]
+    private var abandoned = false
+    private let condition = NSCondition()
+
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+
+    func put(_ value: Value, at index: Int) {
+        condition.lock()
+        slots[index] = value
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Wakes every waiter: no more values will come.
+    func abandon() {
+        condition.lock()
+        abandoned = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// The value at `index`, waiting until it is there; nil once abandoned.
+    func wait(for index: Int) -> Value? {
+        condition.lock()
+        defer { condition.unlock() }
+        while slots[index] == nil && !abandoned { condition.wait() }
+        return slots[index]
+    }
+
+    func peek(_ index: Int) -> Value? {
+        condition.lock()
+        defer { condition.unlock() }
+        return slots[index]
+    }
+}
+
+/// A shared counter handing out 0, 1, 2, ...
+// @unchecked Sendable: `value` is only touched under `lock`.
+final class Counter: @unchecked Sendable {
+    private var value = 0
+    private let lock = NSLock()
+
+    func take(below limit: Int) -> Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard value < limit else { return nil }
+        value += 1
+        return value - 1
+    }
+}

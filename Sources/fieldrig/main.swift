@@ -1,0 +1,63 @@
+import Foundation
+import Reader
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Every subcommand, in the order the overview lists them.
+let commands: [any Command.Type] = [ReadCommand.self, BenchReadCommand.self]
+
+let overview = """
+    fieldrig: the Manifest field rig, the iPhone companion's rules run on Linux.
+
+    Usage: fieldrig COMMAND [options]
+
+    Commands:
+    \(commands.map { "  " + $0.name.joined(separator: " ").padding(toLength: 14, withPad: " ", startingAt: 0) + $0.summary }.joined(separator: "\n"))
+
+    Run 'fieldrig COMMAND --help' for a command's options.
+    """
+
+/// Tesseract's OpenMP threads make it about 5x slower on this machine unless OMP_THREAD_LIMIT=1
+/// is in the environment when the process starts (setting it later is too late), so the tool
+/// re-executes itself once with it set.
+func limitThreadsOrReexecute() {
+    guard !ThreadLimit.isInEffect else { return }
+    setenv(ThreadLimit.variable, "1", 1)
+    var argv = CommandLine.arguments.map { strdup($0) } + [nil]
+    execv("/proc/self/exe", &argv)
+    // execv only returns on failure; carry on, slower but correct.
+}
+
+@MainActor func main() -> Int32 {
+    let arguments = Array(CommandLine.arguments.dropFirst())
+    if arguments.isEmpty || ["-h", "--help", "help"].contains(arguments[0]) {
+        emit(overview)
+        return arguments.isEmpty ? ExitCode.usage : ExitCode.success
+    }
+    // The longest command name that the arguments start with.
+    let matching = commands.filter { arguments.starts(with: $0.name) }.max { $0.name.count < $1.name.count }
+    guard let command = matching else {
+        printError("fieldrig: unknown command '\(arguments[0])'. Run 'fieldrig --help' for the list.")
+        return ExitCode.usage
+    }
+    let rest = Array(arguments.dropFirst(command.name.count))
+    if rest.contains("-h") || rest.contains("--help") {
+        emit(command.help)
+        return ExitCode.success
+    }
+    limitThreadsOrReexecute()
+    do {
+        return try command.run(rest)
+    } catch let error as UsageError {
+        printError(
+            "fieldrig \(command.name.joined(separator: " ")): \(error). Run 'fieldrig \(command.name.joined(separator: " ")) --help'.")
+        return ExitCode.usage
+    } catch {
+        printError("fieldrig \(command.name.joined(separator: " ")): \(error)")
+        return ExitCode.failure
+    }
+}
+
+exit(main())
