@@ -20,10 +20,16 @@ let package = Package(
 
         .target(name: "Imaging", dependencies: ["CLeptonica"]),
         .target(name: "Reader", dependencies: ["Imaging", "CZBar", "CTesseract", "CLeptonica"]),
-        .executableTarget(name: "fieldrig", dependencies: ["Reader", "Imaging"]),
+        .target(name: "Camera", dependencies: ["Imaging", "CV4L2"]),
+        .executableTarget(name: "fieldrig", dependencies: ["Reader", "Imaging", "Camera"]),
+        // A user-space V4L2 device (FUSE) for testing the V4L2 camera without hardware.
+        .executableTarget(
+            name: "fake-v4l2", path: "Devices/fake-v4l2", exclude: ["README.md"],
+            cSettings: [.unsafeFlags(["-Wall", "-Wextra"])], linkerSettings: [.linkedLibrary("fuse3")]),
 
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
         .testTarget(name: "ReaderTests", dependencies: ["Reader", "Imaging"]),
+        .testTarget(name: "CameraTests", dependencies: ["Camera", "Imaging", "fake-v4l2"]),
         .testTarget(name: "fieldrigTests", dependencies: ["fieldrig"]),
     ]
 )

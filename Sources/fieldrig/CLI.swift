@@ -38,6 +38,7 @@ struct CommandFailure: Error, CustomStringConvertible {
 struct Options {
     private(set) var flags: Set<String> = []
     private(set) var values: [String: String] = [:]
+    private(set) var repeated: [String: [String]] = [:]
     private(set) var positional: [String] = []
 
     /// Parses `arguments`, knowing which options are flags and which take a value.
@@ -64,6 +65,7 @@ struct Options {
             } else if takesValue.contains(name) {
                 guard let value = inline ?? rest.popFirst() else { throw UsageError("\(name) needs a value") }
                 values[name] = value
+                repeated[name, default: []].append(value)
             } else {
                 throw UsageError("unknown option \(word)")
             }
@@ -72,6 +74,8 @@ struct Options {
 
     func has(_ flag: String) -> Bool { flags.contains(flag) }
     func value(_ name: String) -> String? { values[name] }
+    /// Every value an option that may be repeated was given, in order.
+    func all(_ name: String) -> [String] { repeated[name] ?? [] }
 
     /// The value of `name` as a whole number in `range`, or `default` when absent.
     func integer(_ name: String, default fallback: Int, in range: ClosedRange<Int>) throws(UsageError) -> Int {

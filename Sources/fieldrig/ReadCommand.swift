@@ -9,6 +9,7 @@ enum ReadCommand: Command {
     static let summary = "read barcodes and printed text in label images, in one pass"
     static let help = """
         Usage: fieldrig read [options] FILE...
+               fieldrig read --camera SOURCE [--fault FAULT]... [--seconds S] [--json]
 
         Reads every barcode (zbar) and every printed line (tesseract) in each image, in the same
         pass, and prints what was read and where, one block per image.
@@ -25,6 +26,13 @@ enum ReadCommand: Command {
           --jobs N            images read at once, each with its own engines (default: cores)
           -h, --help          this help
 
+        With --camera, reads every frame from SOURCE as it comes (a V4L2 device such as
+        /dev/video0 on the real clock, or a sequence folder such as Devices/sequences/NAME on its
+        recorded timing) and prints each value the first time it is read, with the time and frame,
+        and every camera trouble. --fault injects a fault: KIND at start, KIND@SECONDS or
+        KIND#FRAME mid-stream, optionally ~SECONDS or ~foreground for when it clears; KIND is
+        denied, no-accelerator, busy or stopped. --seconds S stops after S seconds (default 10).
+
         FILE is a PNG, JPEG or PNM image; colour is read as gray. A file that cannot be read gets
         a one-line error naming it, the other files are still read, and the exit code is 1.
 
@@ -32,9 +40,9 @@ enum ReadCommand: Command {
         """
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let options = try Options(arguments, flags: ["--json"], values: ["--annotate", "--only", "--jobs"])
+        let options = try Options(
+            arguments, flags: ["--json"], values: ["--annotate", "--only", "--jobs", "--camera", "--fault", "--seconds"])
         let files = options.positional
-        guard !files.isEmpty else { throw UsageError("name at least one image file") }
         let passes: FrameReader.Passes
         switch options.value("--only") {
         case nil: passes = .all
@@ -42,6 +50,18 @@ enum ReadCommand: Command {
         case "text": passes = .text
         case let other?: throw UsageError("--only takes 'barcodes' or 'text', not '\(other)'")
         }
+        if let source = options.value("--camera") {
+            guard files.isEmpty, options.value("--annotate") == nil, options.value("--jobs") == nil else {
+                throw UsageError("--camera reads from the camera: name no FILE, --annotate or --jobs with it")
+            }
+            let camera = try openCamera(source, faults: options.all("--fault"))
+            let seconds = try options.integer("--seconds", default: 10, in: 1...86_400)
+            return try LiveRead.run(camera, seconds: seconds, json: options.has("--json"), passes: passes)
+        }
+        guard options.value("--fault") == nil, options.value("--seconds") == nil else {
+            throw UsageError("--fault and --seconds go with --camera")
+        }
+        guard !files.isEmpty else { throw UsageError("name at least one image file") }
         let annotate = options.value("--annotate")
         if annotate != nil, files.count != 1 { throw UsageError("--annotate draws one image: name exactly one FILE") }
         let jobs = try options.integer("--jobs", default: ProcessInfo.processInfo.activeProcessorCount, in: 1...64)
@@ -155,7 +175,7 @@ enum ReadCommand: Command {
                     "words",
                     .array(
                         reading.words.map {
-                            .object([("text", .string($0.text)), ("box", boxJSON($0.box)), ("confidence", .int(Int($0.confidence)))])
+                            .object([("text", .string($0.text)), ("box", boxJSON($0.box))])
                         })
                 ))
         }

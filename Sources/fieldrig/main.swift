@@ -6,7 +6,9 @@ import Reader
 #endif
 
 /// Every subcommand, in the order the overview lists them.
-let commands: [any Command.Type] = [ReadCommand.self, BenchReadCommand.self]
+let commands: [any Command.Type] = [
+    ReadCommand.self, CamerasCommand.self, RecordCommand.self, BenchReadCommand.self, BenchCamerasCommand.self,
+]
 
 let overview = """
     fieldrig: the Manifest field rig, the iPhone companion's rules run on Linux.
@@ -39,6 +41,13 @@ func limitThreadsOrReexecute() {
     // The longest command name that the arguments start with.
     let matching = commands.filter { arguments.starts(with: $0.name) }.max { $0.name.count < $1.name.count }
     guard let command = matching else {
+        let family = commands.filter { $0.name.count > 1 && $0.name[0] == arguments[0] }
+        if !family.isEmpty {
+            printError(
+                "fieldrig \(arguments[0]) needs one of: \(family.map { $0.name.dropFirst().joined(separator: " ") }.joined(separator: ", ")). Run 'fieldrig --help'."
+            )
+            return ExitCode.usage
+        }
         printError("fieldrig: unknown command '\(arguments[0])'. Run 'fieldrig --help' for the list.")
         return ExitCode.usage
     }

@@ -126,7 +126,7 @@ struct ReadCommandTests {
         #expect(message.contains("--help"))
     }
 
-    @Test("every command has --help, exiting 0", arguments: [["read"], ["bench", "read"], []])
+    @Test("every command has --help, exiting 0", arguments: [["read"], ["bench", "read"], ["cameras"], ["record"], []])
     func help(command: [String]) throws {
         let folder = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
         let process = Process()

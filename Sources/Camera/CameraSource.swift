@@ -1,0 +1,93 @@
+import Foundation
+
+/// Where frames come from, as a person names it on the command line or in a scenario.
+public enum CameraSource: Sendable, Hashable, CustomStringConvertible {
+    /// A V4L2 device, e.g. /dev/video0.
+    case device(String)
+    /// A folder holding a `sequence` file.
+    case sequence(String)
+
+    /// `/dev/...` (or any character device) is a webcam; a folder is a recorded sequence.
+    public init(parsing text: String) throws(SequenceError) {
+        var isFolder: ObjCBool = false
+        if text.hasPrefix("/dev/") {
+            self = .device(text)
+        } else if FileManager.default.fileExists(atPath: text, isDirectory: &isFolder) {
+            guard isFolder.boolValue else {
+                throw SequenceError("\(text): not a camera. Give a V4L2 device (/dev/videoN) or a sequence folder.")
+            }
+            self = .sequence(text)
+        } else {
+            throw SequenceError(
+                "\(text): no such device or folder. Give a V4L2 device (/dev/videoN) or a sequence folder; 'fieldrig cameras' lists devices."
+            )
+        }
+    }
+
+    /// The camera for this source, with `faults` applied when there are any.
+    public func open(faults: FaultScript = .none) throws(SequenceError) -> any CameraDevice {
+        let camera: any CameraDevice
+        switch self {
+        case .device(let path): camera = V4L2Camera(path: path)
+        case .sequence(let folder): camera = try FileSequenceCamera(folder: folder)
+        }
+        return faults == .none ? camera : FaultyCamera(camera, script: faults)
+    }
+
+    public var description: String {
+        switch self {
+        case .device(let path), .sequence(let path): return path
+        }
+    }
+}
+
+extension FaultScript {
+    /// The fault kinds as a person writes them.
+    public static let kindNames: [(name: String, trouble: CameraTrouble)] = [
+        ("denied", .accessOff), ("no-accelerator", .cannotScan), ("busy", .busy),
+        ("stopped", .stopped(reason: "injected fault: the camera stopped")),
+    ]
+
+    /// Adds one fault written as `KIND` (at start), `KIND@SECONDS` or `KIND#FRAME` (mid-stream),
+    /// optionally followed by `~SECONDS` (clears then) or `~foreground` (clears when the app
+    /// returns to the foreground). KIND is denied, no-accelerator, busy or stopped.
+    public mutating func add(parsing text: String) throws(SequenceError) {
+        func fail() -> SequenceError {
+            SequenceError(
+                "'\(text)' is not a fault. Write KIND, KIND@SECONDS or KIND#FRAME, optionally ~SECONDS or ~foreground; KIND is \(Self.kindNames.map(\.name).joined(separator: ", "))."
+            )
+        }
+        var spec = Substring(text)
+        var recovery = Recovery.never
+        if let tilde = spec.firstIndex(of: "~") {
+            let until = String(spec[spec.index(after: tilde)...])
+            if until == "foreground" {
+                recovery = .onForeground
+            } else if let time = parseSeconds(until) {
+                recovery = .at(time)
+            } else {
+                throw fail()
+            }
+            spec = spec[..<tilde]
+        }
+        let marker = spec.firstIndex { $0 == "@" || $0 == "#" }
+        let kind = String(marker.map { spec[..<$0] } ?? spec)
+        guard let trouble = Self.kindNames.first(where: { $0.name == kind })?.trouble else { throw fail() }
+        guard let marker else {
+            guard atStart == nil else { throw SequenceError("'\(text)': only one fault can stop the camera starting.") }
+            atStart = trouble
+            clearsOnForeground = recovery == .onForeground || (trouble == .busy && recovery == .never)
+            if case .at = recovery { throw SequenceError("'\(text)': a fault at start clears on the foreground or never, not at a time.") }
+            return
+        }
+        let value = String(spec[spec.index(after: marker)...])
+        if spec[marker] == "@" {
+            guard let time = parseSeconds(value) else { throw fail() }
+            if case .at(let end) = recovery, end <= time { throw SequenceError("'\(text)': it must clear after it starts.") }
+            faults.append(Fault(trouble, .time(time), recovery: recovery))
+        } else {
+            guard let index = Int(value), index >= 0 else { throw fail() }
+            faults.append(Fault(trouble, .frame(index), recovery: recovery))
+        }
+    }
+}

@@ -1,0 +1,163 @@
+import Foundation
+import Imaging
+
+/// A recorded or generated run of frames with their timing: a folder holding a `sequence` file.
+///
+/// The `sequence` file is plain text, one instruction a line, `#` starting a comment; file names
+/// are relative to the folder (`../labels/x.png` reuses a label fixture):
+///
+///     fps 30                   the rate `hold` lines play at (default 30)
+///     frame 0.250 a.png        one frame at 0.250 s
+///     hold a.png 0.5           a.png at the rate for 0.5 s, from one frame after the last one
+///     gap 1.0                  no frames for 1.0 s (the camera pointed at nothing readable)
+///     end loop                 after the last frame, start again (default: end stop)
+///
+/// Times are seconds with up to six decimals; they never go backwards.
+public struct FrameSequence: Sendable, Equatable {
+    /// One frame of the sequence: its file and time.
+    public struct Entry: Sendable, Equatable {
+        public var file: String
+        public var time: Duration
+        /// The line of the `sequence` file it came from.
+        public var line: Int
+    }
+
+    public enum Ending: String, Sendable {
+        case stop, loop
+    }
+
+    /// The folder the sequence lives in.
+    public var folder: String
+    public var entries: [Entry]
+    public var ending: Ending
+    /// Time from the last frame to the end (or to the first frame again, looping).
+    public var tail: Duration
+
+    /// The name of the description file in a sequence folder.
+    public static let descriptionName = "sequence"
+
+    /// Reads the sequence in `folder`, checking every line and that every frame file exists.
+    public init(folder: String) throws(SequenceError) {
+        let path = "\(folder)/\(Self.descriptionName)"
+        guard let data = FileManager.default.contents(atPath: path) else {
+            var isFolder: ObjCBool = false
+            if !FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) {
+                throw SequenceError("\(folder): no such folder. Give a sequence folder from Devices/ or one 'fieldrig record' made.")
+            }
+            if !isFolder.boolValue {
+                throw SequenceError("\(folder): not a folder. A sequence is a folder with a '\(Self.descriptionName)' file.")
+            }
+            throw SequenceError("\(path): missing. A sequence folder needs a '\(Self.descriptionName)' file listing its frames.")
+        }
+        try self.init(description: String(decoding: data, as: UTF8.self), folder: folder)
+    }
+
+    /// Parses a description; frame files are looked for in `folder`.
+    public init(description: String, folder: String) throws(SequenceError) {
+        self.folder = folder
+        var entries: [Entry] = []
+        var fps = 30
+        var floor = Duration.zero  // no frame before this: where the last gap ended
+        // Consecutive holds count frames from one anchor, so 1/fps steps never drift by rounding.
+        var run: (anchor: Duration, count: Int)? = nil
+        var ending = Ending.stop
+        let path = "\(folder)/\(Self.descriptionName)"
+        for (index, raw) in description.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let number = index + 1
+            let text = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+            let words = text.split(whereSeparator: \.isWhitespace).map(String.init)
+            guard let keyword = words.first else { continue }
+            func fail(_ why: String) -> SequenceError { SequenceError("\(path):\(number): \(why)") }
+            func seconds(_ word: String) throws(SequenceError) -> Duration {
+                guard let d = parseSeconds(word) else { throw fail("'\(word)' is not a time in seconds (like 0.25)") }
+                return d
+            }
+            func step() -> Duration { .microseconds(1_000_000 / fps) }
+            switch keyword {
+            case "fps":
+                guard words.count == 2, let n = Int(words[1]), (1...240).contains(n) else {
+                    throw fail("'fps' takes a whole number from 1 to 240")
+                }
+                fps = n
+                run = nil
+            case "frame":
+                guard words.count == 3 else { throw fail("'frame' takes a time and a file: frame 0.25 a.png") }
+                let time = try seconds(words[1])
+                if let last = entries.last?.time, time <= last {
+                    throw fail("frame at \(words[1]) s is not after the frame before it: times must go forwards")
+                }
+                guard time >= floor else { throw fail("frame at \(words[1]) s falls inside the gap before it: times must go forwards") }
+                entries.append(Entry(file: words[2], time: time, line: number))
+                run = nil
+            case "hold":
+                guard words.count == 3 else { throw fail("'hold' takes a file and a duration: hold a.png 0.5") }
+                let duration = try seconds(words[2])
+                let count = Int((Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18) * Double(fps) + 0.5)
+                guard count > 0 else { throw fail("a hold of \(words[2]) s at \(fps) fps holds no frame") }
+                var current = run ?? (max(floor, entries.last.map { $0.time + step() } ?? .zero), 0)
+                for _ in 0..<count {
+                    entries.append(
+                        Entry(file: words[1], time: current.anchor + .microseconds(current.count * 1_000_000 / fps), line: number))
+                    current.count += 1
+                }
+                run = current
+            case "gap":
+                guard words.count == 2 else { throw fail("'gap' takes a duration: gap 1.0") }
+                floor = max(floor, entries.last.map { $0.time + step() } ?? .zero) + (try seconds(words[1]))
+                run = nil
+            case "end":
+                guard words.count == 2, let e = Ending(rawValue: words[1]) else { throw fail("'end' takes 'stop' or 'loop'") }
+                ending = e
+            default:
+                throw fail("unknown instruction '\(keyword)' (fps, frame, hold, gap or end)")
+            }
+        }
+        guard !entries.isEmpty else { throw SequenceError("\(path): lists no frames. Add 'frame' or 'hold' lines.") }
+        var checked = Set<String>()
+        for entry in entries where checked.insert(entry.file).inserted {
+            let file = Self.resolve(entry.file, in: folder)
+            guard FileManager.default.fileExists(atPath: file) else {
+                throw SequenceError("\(path):\(entry.line): frame file \(file) is missing. Restore it or remove the line.")
+            }
+        }
+        self.entries = entries
+        self.ending = ending
+        // One frame's time after the last frame, or to the end of a gap that closes the sequence.
+        tail = max(.microseconds(1_000_000 / fps), floor - entries.last!.time)
+    }
+
+    /// The path of a frame file named in the sequence.
+    public static func resolve(_ file: String, in folder: String) -> String {
+        file.hasPrefix("/") ? file : "\(folder)/\(file)"
+    }
+
+    /// How long one pass of the sequence lasts.
+    public var length: Duration { entries.last!.time + tail }
+}
+
+/// A sequence that cannot be played; the message names the file (and line) and what to do.
+public struct SequenceError: Error, Equatable, CustomStringConvertible {
+    public let message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// "0.25" as a duration, exact to the microsecond; nil for anything else.
+func parseSeconds(_ text: String) -> Duration? {
+    let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+    guard let whole = Int(parts[0]), whole >= 0, parts.count <= 2, parts[0].allSatisfy(\.isNumber) else { return nil }
+    var micros = 0
+    if parts.count == 2 {
+        let fraction = parts[1]
+        guard !fraction.isEmpty, fraction.count <= 6, fraction.allSatisfy(\.isNumber) else { return nil }
+        micros = Int(fraction.padding(toLength: 6, withPad: "0", startingAt: 0))!
+    }
+    return .seconds(whole) + .microseconds(micros)
+}
+
+/// A duration as seconds with six decimals, as sequence files write it.
+public func formatSeconds(_ d: Duration) -> String {
+    let micros = d.components.seconds * 1_000_000 + d.components.attoseconds / 1_000_000_000_000
+    let fraction = String(micros % 1_000_000)
+    return "\(micros / 1_000_000).\(String(repeating: "0", count: 6 - fraction.count))\(fraction)"
+}

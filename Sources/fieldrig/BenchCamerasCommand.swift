@@ -1,0 +1,113 @@
+import Camera
+import Foundation
+import Imaging
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `fieldrig bench cameras`: frames per second from the file-sequence and V4L2 cameras.
+enum BenchCamerasCommand: Command {
+    static let name = ["bench", "cameras"]
+    static let summary = "frames per second from the file-sequence camera and the V4L2 path"
+    static let help = """
+        Usage: fieldrig bench cameras [--frames N]
+
+        Plays a looping file sequence of 1280x720 label frames as fast as it can be asked (kept
+        decoded, and a recording too long to keep, decoded from PNG as it plays), and
+        reads the same frames from the fake V4L2 device (FUSE) both with plain read() calls and
+        through the V4L2 camera (libv4l2, poll, conversion to gray), in the same run. Prints frames
+        per second for each and the camera's per-frame overhead above the raw read.
+
+        Options:
+          --frames N   frames per measurement (default 300)
+          -h, --help   this help
+        """
+
+    static func run(_ arguments: [String]) throws -> Int32 {
+        let options = try Options(arguments, flags: [], values: ["--frames"])
+        let count = try options.integer("--frames", default: 300, in: 10...1_000_000)
+        let labels = try BenchReadCommand.defaultLabels().prefix(4)
+        let frames = try labels.map { path in try wrapImage { () throws(ImageError) in try ImageFile.load(path) } }
+
+        // The file-sequence camera, on its own clock: as fast as frames can be asked for.
+        let folder = NSTemporaryDirectory() + "fieldrig-bench-seq-\(getpid())"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        var description = "fps 30\n"
+        for (i, frame) in frames.enumerated() {
+            try wrapImage { () throws(ImageError) in try ImageFile.writePNG(frame, to: "\(folder)/\(i).png") }
+            description += "hold \(i).png 0.5\n"
+        }
+        try (description + "end loop\n").write(toFile: "\(folder)/sequence", atomically: true, encoding: .utf8)
+        let sequence = try wrap { () throws(SequenceError) in try FileSequenceCamera(folder: folder) }
+        try sequence.start(.label)
+        let sequenceTime = measure(count) { _ = sequence.nextEvent(before: .seconds(1_000_000)) }
+        emit("file-sequence camera, frames kept decoded   \(rate(count, sequenceTime))")
+
+        // A recording longer than the cache: each frame is decoded from its PNG as it plays.
+        let long = folder + "/long"
+        try? FileManager.default.createDirectory(atPath: long, withIntermediateDirectories: true)
+        var lines = "fps 30\n"
+        for i in 0...FileSequenceCamera.cacheLimit {
+            try wrapImage { () throws(ImageError) in try ImageFile.writePNG(frames[i % frames.count], to: "\(long)/\(i).png") }
+            lines += "hold \(i).png 0.034\n"
+        }
+        try (lines + "end loop\n").write(toFile: "\(long)/sequence", atomically: true, encoding: .utf8)
+        let recording = try wrap { () throws(SequenceError) in try FileSequenceCamera(folder: long) }
+        try recording.start(.label)
+        let recordingTime = measure(count) { _ = recording.nextEvent(before: .seconds(1_000_000)) }
+        emit("file-sequence camera, decoding each PNG     \(rate(count, recordingTime))")
+
+        guard FakeV4L2Mount.available, let binary = FakeV4L2Mount.binaryBeside() else {
+            emit("V4L2 path: skipped (FUSE or the built fake-v4l2 is not available here)")
+            return ExitCode.success
+        }
+        let mount = try wrap { () throws(SequenceError) in try FakeV4L2Mount(frames: frames, options: ["--loop"], binary: binary) }
+        let size = frames[0].width * frames[0].height
+        let fd = open(mount.path, O_RDONLY)
+        guard fd >= 0 else { throw CommandFailure("\(mount.path): \(errnoDescription(errno))") }
+        var buffer = [UInt8](repeating: 0, count: size)
+        let rawTime = measure(count) { _ = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, size) } }
+        close(fd)
+        emit("raw read() of the fake V4L2 device         \(rate(count, rawTime))")
+
+        let camera = V4L2Camera(path: mount.path)
+        do {
+            try camera.start(
+                CameraSetup(
+                    purpose: .label, torch: false, framesPerSecond: 30, width: frames[0].width, height: frames[0].height,
+                    liveHighlighting: true))
+        } catch {
+            throw CommandFailure("\(mount.path): \(error)")
+        }
+        defer { camera.stop() }
+        let cameraTime = measure(count) { _ = camera.nextEvent(before: .seconds(1_000_000)) }
+        emit("V4L2 camera (libv4l2, poll, read())        \(rate(count, cameraTime))")
+        let overhead = (seconds(cameraTime) - seconds(rawTime)) / Double(count) * 1000
+        emit(
+            String(
+                format: "V4L2 camera overhead above the raw read: %.2f ms a frame (%.2fx the raw read's time)", overhead,
+                seconds(cameraTime) / seconds(rawTime)))
+        return ExitCode.success
+    }
+
+    static func measure(_ count: Int, _ body: () -> Void) -> Duration {
+        let start = ContinuousClock.now
+        for _ in 0..<count { body() }
+        return ContinuousClock.now - start
+    }
+
+    static func rate(_ count: Int, _ time: Duration) -> String {
+        String(format: "%8.0f frames/s  (%.3f ms a frame)", Double(count) / seconds(time), seconds(time) / Double(count) * 1000)
+    }
+}
+
+/// Runs `body`, turning an image error into a command failure.
+func wrapImage<T>(_ body: () throws(ImageError) -> T) throws -> T {
+    do throws(ImageError) {
+        return try body()
+    } catch {
+        throw CommandFailure(error.description)
+    }
+}

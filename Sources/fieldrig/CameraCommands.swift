@@ -1,0 +1,196 @@
+import Camera
+import Foundation
+import Imaging
+import Reader
+
+/// `fieldrig cameras`: the V4L2 devices present and what each offers.
+enum CamerasCommand: Command {
+    static let name = ["cameras"]
+    static let summary = "list the V4L2 cameras present and what each offers"
+    static let help = """
+        Usage: fieldrig cameras [DEVICE...]
+
+        Opens each V4L2 device (every /dev/video* when none is named) and prints its name, driver
+        and the sizes and rates it offers, or the trouble the scan sheet would show for it.
+
+        Options:
+          -h, --help   this help
+
+        Exit codes: 0 listed (even when none is present), 2 wrong usage.
+        """
+
+    static func run(_ arguments: [String]) throws -> Int32 {
+        let options = try Options(arguments, flags: [], values: [])
+        var paths = options.positional
+        if paths.isEmpty {
+            paths = ((try? FileManager.default.contentsOfDirectory(atPath: "/dev")) ?? [])
+                .filter { $0.hasPrefix("video") }.sorted { $0.count != $1.count ? $0.count < $1.count : $0 < $1 }.map { "/dev/\($0)" }
+        }
+        if paths.isEmpty {
+            emit("No V4L2 cameras here (no /dev/video*). Plug one in, or use a recorded sequence from Devices/sequences.")
+            return ExitCode.success
+        }
+        for path in paths {
+            let camera = V4L2Camera(path: path)
+            do {
+                try camera.probe()
+                emit("\(path): \(camera.card) (\(camera.driver))")
+                if camera.capabilities.modes.isEmpty { emit("  no sizes listed") }
+                for mode in camera.capabilities.modes { emit("  \(mode)") }
+            } catch {
+                emit("\(path): \(troubleSentence(error))")
+            }
+        }
+        return ExitCode.success
+    }
+
+    static func troubleSentence(_ trouble: CameraTrouble) -> String {
+        switch trouble {
+        case .accessOff: return "access off (permission denied): add yourself to the 'video' group"
+        case .busy: return "busy: another program is using it"
+        case .cannotScan: return "not a capture device"
+        case .stopped(let reason): return "cannot be opened: \(reason)"
+        }
+    }
+}
+
+/// `fieldrig record`: a real webcam (or any camera source) into a sequence folder.
+enum RecordCommand: Command {
+    static let name = ["record"]
+    static let summary = "record a camera into a sequence folder that plays back as a camera"
+    static let help = """
+        Usage: fieldrig record --camera SOURCE [--seconds S] [--frames N] FOLDER
+
+        Records frames from SOURCE (a V4L2 device such as /dev/video0, or a sequence folder) into
+        FOLDER, a new folder: one PNG a frame and a 'sequence' file with each frame's time. The
+        file-sequence camera plays it back with the same frames and timings, so a case met at the
+        desk becomes a CI fixture. Each frame is on disk before its line is written: a recording
+        cut short keeps every whole frame.
+
+        Options:
+          --camera SOURCE   where frames come from (required)
+          --seconds S       stop after S seconds of camera time (default 5)
+          --frames N        stop after N frames
+          --width W --height H
+                            the size to ask the camera for (default 1280x720)
+          -h, --help        this help
+
+        Exit codes: 0 recorded, 1 the camera failed or the folder cannot be written, 2 wrong usage.
+        """
+
+    static func run(_ arguments: [String]) throws -> Int32 {
+        let options = try Options(arguments, flags: [], values: ["--camera", "--seconds", "--frames", "--width", "--height"])
+        guard options.positional.count == 1 else { throw UsageError("name one FOLDER to record into") }
+        guard let sourceText = options.value("--camera") else { throw UsageError("--camera SOURCE is required") }
+        let seconds = try options.integer("--seconds", default: 5, in: 1...3600)
+        let limit = try options.integer("--frames", default: Int.max, in: 1...Int.max)
+        var setup = CameraSetup.label
+        setup.width = try options.integer("--width", default: setup.width, in: 16...8192)
+        setup.height = try options.integer("--height", default: setup.height, in: 16...8192)
+        let camera = try openCamera(sourceText, faults: [])
+        do {
+            try camera.start(setup)
+        } catch {
+            throw CommandFailure("\(sourceText): \(CamerasCommand.troubleSentence(error))")
+        }
+        defer { camera.stop() }
+        let recorder = try wrap { () throws(SequenceError) in
+            try SequenceRecorder(folder: options.positional[0], note: "recorded from \(camera.name) by fieldrig record")
+        }
+        let end = Duration.seconds(seconds)
+        while recorder.count < limit, let event = camera.nextEvent(before: end) {
+            switch event {
+            case .frame(let frame):
+                try wrap { () throws(SequenceError) in try recorder.append(frame) }
+            case .trouble(let trouble, let at):
+                printError("fieldrig record: the camera reported \(trouble) at \(formatSeconds(at)) s; kept \(recorder.count) frames")
+                return recorder.count > 0 ? ExitCode.success : ExitCode.failure
+            case .ended, .recovered:
+                break
+            }
+        }
+        emit("Recorded \(recorder.count) frames into \(recorder.folder)")
+        return ExitCode.success
+    }
+}
+
+/// Opens a camera source with faults given as text, or fails with a message for the person.
+func openCamera(_ source: String, faults: [String]) throws -> any CameraDevice {
+    var script = FaultScript()
+    for fault in faults {
+        do throws(SequenceError) {
+            try script.add(parsing: fault)
+        } catch {
+            throw UsageError("--fault \(error.description)")
+        }
+    }
+    return try wrap { () throws(SequenceError) in try CameraSource(parsing: source).open(faults: script) }
+}
+
+/// Runs `body`, turning a sequence error into a command failure.
+func wrap<T>(_ body: () throws(SequenceError) -> T) throws -> T {
+    do throws(SequenceError) {
+        return try body()
+    } catch {
+        throw CommandFailure(error.description)
+    }
+}
+
+/// `fieldrig read --camera`: readings as they come from a live camera source.
+enum LiveRead {
+    /// Reads each frame from `camera` until it ends or `seconds` pass, printing each reading the
+    /// first time it is seen, and every trouble, recovery and ending.
+    static func run(_ camera: any CameraDevice, seconds: Int, json: Bool, passes: FrameReader.Passes) throws -> Int32 {
+        let reader = try wrapReader()
+        do {
+            try camera.start(.label)
+        } catch {
+            report(json, time: .zero, kind: "trouble", detail: error.description, person: "camera trouble: \(error)")
+            return ExitCode.failure
+        }
+        defer { camera.stop() }
+        var seen = Set<String>()
+        let end = Duration.seconds(seconds)
+        var frames = 0
+        while let event = camera.nextEvent(before: end) {
+            switch event {
+            case .frame(let frame):
+                frames += 1
+                for reading in reader.read(frame, passes: passes) where seen.insert(reading.value).inserted {
+                    if json {
+                        var fields: [(String, JSON)] = [("time", .string(formatSeconds(frame.timestamp))), ("frame", .int(frame.index))]
+                        if case .object(let more) = ReadCommand.readingJSON(reading) { fields += more }
+                        emit(JSON.object(fields).text)
+                    } else {
+                        emit("\(formatSeconds(frame.timestamp)) s  frame \(frame.index)  \(reading.value)  [\(reading.whereRead)]")
+                    }
+                }
+            case .trouble(let trouble, let at):
+                report(json, time: at, kind: "trouble", detail: trouble.description, person: "camera trouble: \(trouble)")
+                return ExitCode.failure
+            case .recovered(let at):
+                report(json, time: at, kind: "recovered", detail: "", person: "camera recovered")
+            case .ended(let at):
+                report(json, time: at, kind: "ended", detail: "", person: "the recording ended after \(frames) frames")
+                return ExitCode.success
+            }
+        }
+        return ExitCode.success
+    }
+
+    static func report(_ json: Bool, time: Duration, kind: String, detail: String, person: String) {
+        if json {
+            emit(JSON.object([("time", .string(formatSeconds(time))), ("event", .string(kind)), ("detail", .string(detail))]).text)
+        } else {
+            emit("\(formatSeconds(time)) s  \(person)")
+        }
+    }
+
+    static func wrapReader() throws -> FrameReader {
+        do throws(ReaderError) {
+            return try FrameReader()
+        } catch {
+            throw CommandFailure(error.description)
+        }
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import Imaging
+import Testing
+
+@testable import Camera
+
+@Suite("Frame sequences")
+struct FrameSequenceTests {
+    @Test("frames, holds at the rate, gaps and the ending give exact times")
+    func times() throws {
+        let folder = try makeSequence("fps 10\nframe 0 a.png\nhold b.png 0.3   # three frames\ngap 0.5\nframe 1.0 c.png\nend loop\n")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let sequence = try FrameSequence(folder: folder)
+        #expect(sequence.entries.map(\.file) == ["a.png", "b.png", "b.png", "b.png", "c.png"])
+        #expect(sequence.entries.map { formatSeconds($0.time) } == ["0.000000", "0.100000", "0.200000", "0.300000", "1.000000"])
+        #expect(sequence.ending == .loop)
+        #expect(sequence.length == .milliseconds(1100))
+    }
+
+    @Test("a closing gap lengthens the sequence; a hold after a gap starts where the gap ends")
+    func gaps() throws {
+        let folder = try makeSequence("gap 0.5\nhold a.png 0.1\ngap 1\n")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let sequence = try FrameSequence(folder: folder)
+        #expect(sequence.entries.map { formatSeconds($0.time) } == ["0.500000", "0.533333", "0.566666"])
+        #expect(sequence.length == .microseconds(566_666) + .microseconds(33_333) + .seconds(1))
+    }
+
+    @Test(
+        "bad descriptions give an error naming the file and line",
+        arguments: [
+            ("frame 0.5 a.png\nframe 0.2 b.png", "sequence:2: frame at 0.2 s is not after"),
+            ("hold a.png 0.5\ngap 1\nframe 0.6 b.png", "sequence:3: frame at 0.6 s falls inside the gap"),
+            ("frame 0 a.png\nframe 0.1 missing.png", "sequence:2: frame file"),
+            ("frame soon a.png", "sequence:1: 'soon' is not a time"),
+            ("frame 0.1234567 a.png", "is not a time"),
+            ("shutter 0 a.png", "sequence:1: unknown instruction 'shutter'"),
+            ("fps 0\nhold a.png 1", "sequence:1: 'fps' takes"),
+            ("end sometimes", "sequence:1: 'end' takes 'stop' or 'loop'"),
+            ("# nothing here\n", "lists no frames"),
+        ])
+    func bad(description: String, message: String) throws {
+        let folder = try makeSequence(description)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        #expect {
+            _ = try FrameSequence(folder: folder)
+        } throws: { error in
+            String(describing: error).contains(message) && String(describing: error).hasPrefix(folder)
+        }
+    }
+
+    @Test("a missing folder, a file, and a folder with no description are told apart")
+    func notSequences() throws {
+        let empty = temporaryFolder("empty")
+        defer { try? FileManager.default.removeItem(atPath: empty) }
+        for (path, message) in [
+            ("/nonexistent-\(getpid())", "no such folder"), ("\(root)/Package.swift", "not a folder"), (empty, "sequence: missing"),
+        ] {
+            #expect(throws: SequenceError.self) { try FrameSequence(folder: path) }
+            do { _ = try FrameSequence(folder: path) } catch { #expect(error.message.contains(message), "\(error)") }
+        }
+    }
+
+    @Test("a corrupt frame file is reported when the camera is made, naming the line and the file")
+    func corruptFrame() throws {
+        let folder = try makeSequence("frame 0 a.png\nframe 0.1 bad.png\n")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Data("not a png".utf8).write(to: URL(fileURLWithPath: "\(folder)/bad.png"))
+        #expect {
+            _ = try FileSequenceCamera(folder: folder)
+        } throws: { error in
+            let text = String(describing: error)
+            return text.hasPrefix("\(folder)/sequence:2: \(folder)/bad.png: not an image")
+        }
+    }
+}
+
+@Suite("File-sequence camera")
+struct FileSequenceCameraTests {
+    @Test("plays each frame at its time, then ends")
+    func playsThenEnds() throws {
+        let folder = try makeSequence("fps 10\nframe 0 a.png\nhold b.png 0.2\nframe 0.5 c.png\n")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let camera = try FileSequenceCamera(folder: folder)
+        try camera.start(.label)
+        #expect(summary(drain(camera, until: .seconds(2))) == ["f0:10@0", "f1:20@0.1", "f2:20@0.2", "f3:30@0.5", "end@0.6"])
+        #expect(camera.nextEvent(before: .seconds(10)) == nil)
+    }
+
+    @Test("a looping sequence starts again after its length, indices counting on")
+    func loops() throws {
+        let folder = try makeSequence("fps 10\nframe 0 a.png\nframe 0.1 b.png\nend loop\n")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let camera = try FileSequenceCamera(folder: folder)
+        try camera.start(.label)
+        #expect(summary(drain(camera, until: .milliseconds(450))) == ["f0:10@0", "f1:20@0.1", "f2:10@0.2", "f3:20@0.3", "f4:10@0.4"])
+    }
+
+    @Test("nothing comes before a deadline earlier than the next frame; a restart begins again")
+    func deadlines() throws {
+        let folder = try makeSequence("frame 0.5 a.png\n")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let camera = try FileSequenceCamera(folder: folder)
+        #expect(camera.nextEvent(before: .seconds(1)) == nil)  // not started
+        try camera.start(.label)
+        #expect(camera.nextEvent(before: .milliseconds(500)) == nil)
+        #expect(summary([camera.nextEvent(before: .milliseconds(501))!]) == ["f0:10@0.5"])
+        camera.stop()
+        #expect(camera.nextEvent(before: .seconds(5)) == nil)
+        try camera.start(.label)
+        #expect(summary([camera.nextEvent(before: .seconds(1))!]) == ["f0:10@0.5"])
+    }
+
+    @Test("the sweep set-up's low rate skips frames; the label set-up gets them all")
+    func sweepRate() throws {
+        let folder = try makeSequence("fps 30\nhold a.png 1\n")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let camera = try FileSequenceCamera(folder: folder)
+        try camera.start(.label)
+        #expect(drain(camera, until: .seconds(2)).filter { if case .frame = $0 { true } else { false } }.count == 30)
+        try camera.start(.sweep)
+        let frames = drain(camera, until: .seconds(2)).compactMap { if case .frame(let f) = $0 { f.timestamp } else { nil } }
+        #expect(frames.count == 5)
+        #expect(zip(frames, frames.dropFirst()).allSatisfy { $1 - $0 >= .milliseconds(199) })
+    }
+
+    @Test("a frame file that disappears while playing stops the camera, naming it in the reason")
+    func vanishedFile() throws {
+        let files = (0..<70).map { "frame 0.\(String(format: "%03d", $0 * 10)) f\($0).png" }.joined(separator: "\n")
+        let folder = try makeSequence(files)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for i in 0..<70 { try ImageFile.writePNG(solidFrame(UInt8(i)), to: "\(folder)/f\(i).png") }
+        let camera = try FileSequenceCamera(folder: folder)  // more than the cache holds
+        try FileManager.default.removeItem(atPath: "\(folder)/f3.png")
+        try camera.start(.label)
+        let events = drain(camera, until: .seconds(1))
+        #expect(summary(events) == ["f0:0@0", "f1:1@0.01", "f2:2@0.02", "stopped@0.03"])
+        guard case .trouble(.stopped(let reason), _) = events.last else { return }
+        #expect(reason.contains("f3.png"))
+    }
+
+    @Test(
+        "the built-in sequences all open",
+        arguments: ((try? FileManager.default.contentsOfDirectory(atPath: "\(root)/Devices/sequences")) ?? []).filter { !$0.contains(".") })
+    func builtIn(name: String) throws {
+        let camera = try FileSequenceCamera(folder: "\(root)/Devices/sequences/\(name)")
+        try camera.start(.label)
+        #expect(camera.nextEvent(before: .seconds(60)) != nil)
+    }
+}

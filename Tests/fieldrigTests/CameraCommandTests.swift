@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+
+@Suite("fieldrig read --camera, record, cameras")
+struct CameraCommandTests {
+    @Test("reads a recorded sequence as it plays: each value once, with its time and frame, then the end")
+    func liveSequence() throws {
+        let run = try fieldrig("read", "--camera", "Devices/sequences/dell-latitude-hold", "--only", "barcodes")
+        #expect(run.status == 0)
+        #expect(
+            run.stdout.split(separator: "\n") == [
+                "0.200000 s  frame 6  7XK2M93  [CODE-39 barcode at 260,273 465x159]",
+                "1.199999 s  the recording ended after 36 frames",
+            ])
+    }
+
+    @Test("an injected fault is reported with its time and the exit code is 1")
+    func fault() throws {
+        let atStart = try fieldrig("read", "--camera", "Devices/sequences/dell-latitude-hold", "--fault", "denied")
+        #expect(atStart.status == 1)
+        #expect(atStart.stdout == "0.000000 s  camera trouble: access off\n")
+        let midway = try fieldrig("read", "--camera", "Devices/sequences/dell-latitude-hold", "--only", "barcodes", "--fault", "busy@0.1")
+        #expect(midway.status == 1)
+        #expect(midway.stdout == "0.100000 s  camera trouble: busy\n")
+    }
+
+    @Test("a bad fault is wrong usage; a missing source is a failure naming it")
+    func badSources() throws {
+        let badFault = try fieldrig("read", "--camera", "Devices/sequences/dell-latitude-hold", "--fault", "sneeze")
+        #expect(badFault.status == 2)
+        #expect(badFault.stderr.contains("'sneeze' is not a fault"))
+        let missing = try fieldrig("read", "--camera", "Devices/sequences/nothing-here")
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("Devices/sequences/nothing-here: no such device or folder"))
+    }
+
+    @Test("record writes a sequence that plays back the same frames")
+    func record() throws {
+        let folder = NSTemporaryDirectory() + "fieldrig-record-\(getpid())-\(UUID().uuidString.prefix(6))"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let run = try fieldrig("record", "--camera", "Devices/sequences/dell-latitude-hold", "--frames", "8", folder)
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("Recorded 8 frames"))
+        let description = try String(contentsOfFile: "\(folder)/sequence", encoding: .utf8)
+        #expect(description.contains("frame 0.200000 frame-000006.png"))
+        let again = try fieldrig("read", "--camera", folder, "--only", "barcodes")
+        #expect(again.stdout.hasPrefix("0.200000 s  frame 6  7XK2M93"))
+        let refused = try fieldrig("record", "--camera", "Devices/sequences/dell-latitude-hold", "--frames", "1", folder)
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("already holds files"))
+    }
+
+    @Test("cameras names a path that is not a camera as such")
+    func cameras() throws {
+        let run = try fieldrig("cameras", "Package.swift", "/dev/video-none")
+        #expect(run.status == 0)
+        #expect(run.stdout == "Package.swift: not a capture device\n/dev/video-none: not a capture device\n")
+    }
+}
