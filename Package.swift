@@ -18,10 +18,12 @@ let package = Package(
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "COpenSSL", providers: [.apt(["libssl-dev"])]),
 
-        .target(name: "Imaging", dependencies: ["CLeptonica"]),
+        .target(name: "Durable"),
+        .target(name: "Imaging", dependencies: ["CLeptonica", "Durable"]),
         .target(name: "Reader", dependencies: ["Imaging", "CZBar", "CTesseract", "CLeptonica"]),
-        .target(name: "Camera", dependencies: ["Imaging", "CV4L2"]),
-        .executableTarget(name: "fieldrig", dependencies: ["Reader", "Imaging", "Camera"]),
+        .target(name: "Camera", dependencies: ["Imaging", "Durable", "CV4L2"]),
+        .target(name: "Register", dependencies: ["CSQLite", "COpenSSL", "Durable"]),
+        .executableTarget(name: "fieldrig", dependencies: ["Reader", "Imaging", "Camera", "Register", "Durable"]),
         // A user-space V4L2 device (FUSE) for testing the V4L2 camera without hardware.
         .executableTarget(
             name: "fake-v4l2", path: "Devices/fake-v4l2", exclude: ["README.md"],
@@ -30,6 +32,7 @@ let package = Package(
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
         .testTarget(name: "ReaderTests", dependencies: ["Reader", "Imaging"]),
         .testTarget(name: "CameraTests", dependencies: ["Camera", "Imaging", "fake-v4l2"]),
+        .testTarget(name: "RegisterTests", dependencies: ["Register"]),
         .testTarget(name: "fieldrigTests", dependencies: ["fieldrig"]),
     ]
 )

@@ -1,4 +1,5 @@
 import CV4L2
+import Durable
 import Imaging
 
 #if canImport(Glibc)

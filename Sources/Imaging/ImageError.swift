@@ -1,3 +1,5 @@
+import Durable
+
 /// Why an image file could not become a frame. The message names the file and what to do.
 public struct ImageError: Error, Equatable, CustomStringConvertible {
     enum Kind: Equatable {

@@ -1,4 +1,5 @@
 import CLeptonica
+import Durable
 
 #if canImport(Glibc)
     import Glibc
@@ -93,63 +94,25 @@ public enum ImageFile {
 
     /// The whole file at `path`, with an error naming it when it is missing, a folder, or unreadable.
     public static func readFile(_ path: String) throws(ImageError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        if fd < 0 {
-            let code = errno
-            switch code {
-            case ENOENT, ENOTDIR: throw ImageError(path: path, .missing)
-            case EISDIR: throw ImageError(path: path, .isDirectory)
-            default: throw ImageError(path: path, .unreadable(errno: code))
+        do throws(FileError) {
+            return try DurableFile.read(path)
+        } catch {
+            switch error.kind {
+            case .missing: throw ImageError(path: path, .missing)
+            case .isDirectory: throw ImageError(path: path, .isDirectory)
+            case .notRegularFile: throw ImageError(path: path, .notRegularFile)
+            case .unreadable(let code), .unwritable(let code): throw ImageError(path: path, .unreadable(errno: code))
             }
         }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw ImageError(path: path, .unreadable(errno: errno)) }
-        switch info.st_mode & S_IFMT {
-        case S_IFDIR: throw ImageError(path: path, .isDirectory)
-        case S_IFREG: break
-        default: throw ImageError(path: path, .notRegularFile)
-        }
-        var result = [UInt8]()
-        result.reserveCapacity(Int(info.st_size))
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw ImageError(path: path, .unreadable(errno: errno))
-            }
-            if n == 0 { break }
-            result.append(contentsOf: chunk[0..<n])
-        }
-        return result
     }
 
-    /// Writes `bytes` to `path` through a temporary file that is flushed and renamed into place,
-    /// so a crash leaves either the old file or the whole new one.
+    /// Writes `bytes` to `path` so a crash leaves either the old file or the whole new one.
     public static func writeFile(_ bytes: [UInt8], to path: String) throws(ImageError) {
-        let temporary = path + ".partial"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw ImageError(path: path, .cannotWrite(reason: errnoDescription(errno))) }
-        var written = 0
-        while written < bytes.count {
-            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, $0.count - written) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                let reason = errnoDescription(errno)
-                close(fd)
-                unlink(temporary)
-                throw ImageError(path: path, .cannotWrite(reason: reason))
-            }
-            written += n
-        }
-        let synced = fsync(fd) == 0
-        let syncErrno = errno
-        close(fd)
-        guard synced, rename(temporary, path) == 0 else {
-            let reason = errnoDescription(synced ? errno : syncErrno)
-            unlink(temporary)
-            throw ImageError(path: path, .cannotWrite(reason: reason))
+        do throws(FileError) {
+            try DurableFile.write(bytes, to: path)
+        } catch {
+            if case .unwritable(let code) = error.kind { throw ImageError(path: path, .cannotWrite(reason: errnoDescription(code))) }
+            throw ImageError(path: path, .cannotWrite(reason: error.description))
         }
     }
 }

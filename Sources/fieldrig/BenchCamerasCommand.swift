@@ -1,4 +1,5 @@
 import Camera
+import Durable
 import Foundation
 import Imaging
 

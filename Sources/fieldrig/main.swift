@@ -7,7 +7,8 @@ import Reader
 
 /// Every subcommand, in the order the overview lists them.
 let commands: [any Command.Type] = [
-    ReadCommand.self, CamerasCommand.self, RecordCommand.self, BenchReadCommand.self, BenchCamerasCommand.self,
+    ReadCommand.self, CamerasCommand.self, RecordCommand.self, RegisterCommand.self, CrashRegisterCommand.self, BenchReadCommand.self,
+    BenchCamerasCommand.self, BenchRegisterCommand.self,
 ]
 
 let overview = """

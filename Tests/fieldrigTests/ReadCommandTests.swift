@@ -126,7 +126,12 @@ struct ReadCommandTests {
         #expect(message.contains("--help"))
     }
 
-    @Test("every command has --help, exiting 0", arguments: [["read"], ["bench", "read"], ["cameras"], ["record"], []])
+    @Test(
+        "every command has --help, exiting 0",
+        arguments: [
+            ["read"], ["bench", "read"], ["bench", "cameras"], ["bench", "register"], ["cameras"], ["record"], ["register"],
+            ["crash", "register"], [],
+        ])
     func help(command: [String]) throws {
         let folder = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
         let process = Process()

@@ -1,0 +1,118 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Why a file could not be read or written; the message names it.
+public struct FileError: Error, Equatable, CustomStringConvertible {
+    public enum Kind: Equatable, Sendable {
+        case missing
+        case isDirectory
+        case notRegularFile
+        case unreadable(errno: Int32)
+        case unwritable(errno: Int32)
+    }
+
+    public let path: String
+    public let kind: Kind
+
+    public init(path: String, _ kind: Kind) {
+        self.path = path
+        self.kind = kind
+    }
+
+    public var description: String {
+        switch kind {
+        case .missing: return "\(path): no such file. Check the path."
+        case .isDirectory: return "\(path): is a directory, not a file."
+        case .notRegularFile: return "\(path): not a regular file."
+        case .unreadable(let code): return "\(path): cannot be read (\(errnoDescription(code))). Check its permissions."
+        case .unwritable(let code):
+            return "\(path): cannot be written (\(errnoDescription(code))). Check the folder exists and is writable."
+        }
+    }
+}
+
+/// The C library's sentence for an errno value, e.g. "Permission denied".
+public func errnoDescription(_ code: Int32) -> String {
+    guard let text = strerror(code) else { return "errno \(code)" }
+    return String(cString: text)
+}
+
+/// Reading whole files, and writing them so that a crash leaves the old file or the whole new one.
+public enum DurableFile {
+    /// The whole regular file at `path`.
+    public static func read(_ path: String) throws(FileError) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        if fd < 0 {
+            let code = errno
+            switch code {
+            case ENOENT, ENOTDIR: throw FileError(path: path, .missing)
+            case EISDIR: throw FileError(path: path, .isDirectory)
+            default: throw FileError(path: path, .unreadable(errno: code))
+            }
+        }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw FileError(path: path, .unreadable(errno: errno)) }
+        switch info.st_mode & S_IFMT {
+        case S_IFDIR: throw FileError(path: path, .isDirectory)
+        case S_IFREG: break
+        default: throw FileError(path: path, .notRegularFile)
+        }
+        var result = [UInt8]()
+        result.reserveCapacity(Int(info.st_size))
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw FileError(path: path, .unreadable(errno: errno))
+            }
+            if n == 0 { break }
+            result.append(contentsOf: chunk[0..<n])
+        }
+        return result
+    }
+
+    /// Writes `bytes` to `path` through `path.partial`, flushed to disk and renamed into place, and
+    /// flushes the folder so the new name survives a power cut as well as a crash.
+    public static func write(_ bytes: [UInt8], to path: String) throws(FileError) {
+        let temporary = path + ".partial"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw FileError(path: path, .unwritable(errno: errno)) }
+        var written = 0
+        while written < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, $0.count - written) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                let code = errno
+                close(fd)
+                unlink(temporary)
+                throw FileError(path: path, .unwritable(errno: code))
+            }
+            written += n
+        }
+        if fsync(fd) != 0 {
+            let code = errno
+            close(fd)
+            unlink(temporary)
+            throw FileError(path: path, .unwritable(errno: code))
+        }
+        close(fd)
+        guard rename(temporary, path) == 0 else {
+            let code = errno
+            unlink(temporary)
+            throw FileError(path: path, .unwritable(errno: code))
+        }
+        syncFolder(of: path)
+    }
+
+    /// Flushes the folder holding `path`, so a new or renamed entry in it is on disk.
+    public static func syncFolder(of path: String) {
+        let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+        let fd = open(folder.isEmpty ? "/" : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        fsync(fd)
+        close(fd)
+    }
+}

@@ -1,0 +1,271 @@
+import COpenSSL
+import CSQLite
+import Durable
+import Foundation
+
+/// The phone's own register, in SQLite (FIELD-1): assets and what surrounds them, the walk-round,
+/// verification stamps, captures and their photographs, the upload queue, the audit trail,
+/// pairing and handover transfers.
+///
+/// One connection, serialised: every call takes the register's lock, so one `Register` may be
+/// used from any thread. WAL, foreign keys on, every change in one transaction, parameters
+/// always bound. Nothing here reads a clock: every write is given its time.
+// @unchecked Sendable: the connection and all mutable state are only touched while holding `lock`.
+public final class Register: @unchecked Sendable {
+    /// The register file.
+    public let path: String
+    /// Where photographs are kept: a folder beside the register file.
+    public let photosFolder: String
+    /// What opening found on disk and put right.
+    public private(set) var reconciliation = Reconciliation()
+
+    let db: SQLiteConnection
+    let lock = NSLock()
+    let busyTimeout: Int
+
+    /// What opening the register found among the photographs.
+    public struct Reconciliation: Sendable, Equatable {
+        /// Photo files with no capture row: now recorded as kept on the phone, never deleted.
+        public var orphansFound: [String] = []
+        /// Half-written photo files from an interrupted capture (never committed): removed.
+        public var partialsRemoved: [String] = []
+        /// Capture rows whose photo file is gone.
+        public var missingFiles: [String] = []
+    }
+
+    /// Opens the register at `path`, creating it (and its photo folder) when there is no file.
+    ///
+    /// A file that is not SQLite, is damaged, or was written by a newer schema is refused and
+    /// left exactly as it was. Another program's lock is waited on for `busyTimeout` ms.
+    /// With `readOnly`, nothing is created, migrated, reconciled or written: for looking inside.
+    public init(path: String, busyTimeout: Int = 2000, readOnly: Bool = false) throws(RegisterError) {
+        self.path = path
+        self.busyTimeout = busyTimeout
+        photosFolder = path + "-photos"
+        try Register.checkHeader(path)
+        if readOnly, !FileManager.default.fileExists(atPath: path) { throw RegisterError(path, .cannotOpen(detail: "no such file")) }
+        do throws(SQLiteFailure) {
+            db = try SQLiteConnection(path: path, create: !readOnly, readOnly: readOnly)
+        } catch {
+            throw RegisterError(path, .cannotOpen(detail: error.message))
+        }
+        db.setBusyTimeout(milliseconds: busyTimeout)
+        // Read before anything is written: a newer or damaged file must be left untouched.
+        let version: Int
+        do {
+            version = try db.query("PRAGMA user_version").first?.int("user_version") ?? 0
+            let check = try db.query("PRAGMA quick_check").first?.text("quick_check") ?? "ok"
+            guard check == "ok" else { throw RegisterError(path, .corrupt(detail: check)) }
+        } catch let error as RegisterError {
+            throw error
+        } catch let failure as SQLiteFailure {
+            throw Register.map(failure, path: path, waited: busyTimeout)
+        } catch {
+            throw RegisterError(path, .cannotOpen(detail: "\(error)"))
+        }
+        guard version <= Schema.migrations.count else {
+            throw RegisterError(path, .newerSchema(found: version, known: Schema.migrations.count))
+        }
+        do {
+            if !db.isReadOnly {
+                try db.execute("PRAGMA journal_mode = WAL")
+                try db.execute("PRAGMA synchronous = FULL")
+            }
+            try db.execute("PRAGMA foreign_keys = ON")
+            for (index, sql) in Schema.migrations.enumerated() where index >= version {
+                guard !db.isReadOnly else {
+                    throw RegisterError(
+                        path, .invalid(detail: "the register is at schema \(version) and needs upgrading; open it for writing once"))
+                }
+                try db.transaction {
+                    try db.execute(sql)
+                    try db.execute("PRAGMA user_version = \(index + 1)")
+                }
+            }
+        } catch let error as RegisterError {
+            throw error
+        } catch let failure as SQLiteFailure {
+            throw Register.map(failure, path: path, waited: busyTimeout)
+        } catch {
+            throw RegisterError(path, .cannotOpen(detail: "\(error)"))
+        }
+        if !db.isReadOnly {
+            do {
+                try FileManager.default.createDirectory(atPath: photosFolder, withIntermediateDirectories: true)
+            } catch {
+                throw RegisterError(photosFolder, .storage(detail: "cannot create the photo folder (\(error.localizedDescription))"))
+            }
+        }
+        reconciliation = try reconcile()
+    }
+
+    /// Refuses a file that exists, is not empty, and does not start as an SQLite database does.
+    static func checkHeader(_ path: String) throws(RegisterError) {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return }  // missing: will be created
+        defer { try? handle.close() }
+        let header = (try? handle.read(upToCount: 16)) ?? Data()
+        if header.isEmpty { return }
+        guard header == Data("SQLite format 3\0".utf8) else { throw RegisterError(path, .notARegister) }
+    }
+
+    static func map(_ failure: SQLiteFailure, path: String, waited: Int) -> RegisterError {
+        if failure.isBusy { return RegisterError(path, .locked(waitedMilliseconds: waited)) }
+        if failure.isCorrupt { return RegisterError(path, .corrupt(detail: failure.message)) }
+        if failure.isReadOnly { return RegisterError(path, .readOnly) }
+        if failure.isFull { return RegisterError(path, .storage(detail: "the disk is full (\(failure.message))")) }
+        return RegisterError(path, .cannotOpen(detail: failure.description))
+    }
+
+    /// Runs `body` holding the lock, mapping SQLite failures to register errors.
+    func locked<T>(_ body: () throws -> T) throws(RegisterError) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        do {
+            return try body()
+        } catch let error as RegisterError {
+            throw error
+        } catch let failure as SQLiteFailure {
+            throw Register.map(failure, path: path, waited: busyTimeout)
+        } catch {
+            throw RegisterError(path, .invalid(detail: "\(error)"))
+        }
+    }
+
+    /// Whether the register can be written.
+    public var isReadOnly: Bool { db.isReadOnly }
+
+    // MARK: - Settings
+
+    public func settings() throws(RegisterError) -> RegisterSettings {
+        try locked { try readSettings() }
+    }
+
+    func readSettings() throws -> RegisterSettings {
+        var values: [String: String] = [:]
+        for row in try db.query("SELECT key, value FROM settings") { values[row.text("key")] = row.text("value") }
+        return RegisterSettings(
+            actorName: values["actor_name"].flatMap { $0.isEmpty ? nil : $0 },
+            registerID: values["register_id"] ?? "",
+            tagKey: values["tag_key"].map(hexBytes) ?? [],
+            storageCeiling: values["storage_ceiling"].flatMap(Int.init) ?? Register.defaultStorageCeiling)
+    }
+
+    /// 512 MiB: the ceiling when none is set.
+    public static let defaultStorageCeiling = 512 << 20
+
+    /// The actor's name, written into every audit entry from now on; nil or empty makes them unsigned.
+    public func setActorName(_ name: String?, at time: Timestamp) throws(RegisterError) {
+        try locked {
+            let old = try readSettings().actorName
+            let new = name.flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0.trimmingCharacters(in: .whitespaces) }
+            guard old != new else { return }
+            try db.transaction {
+                try setSetting("actor_name", new ?? "")
+                // The change of name is signed by the name it changes to.
+                try audit(at: time, actor: new, entity: "settings", key: "actor", field: "name", old: old, new: new)
+            }
+        }
+    }
+
+    /// The most bytes the register and its photographs may take.
+    public func setStorageCeiling(_ bytes: Int, at time: Timestamp) throws(RegisterError) {
+        try locked {
+            let old = try readSettings()
+            try db.transaction {
+                try setSetting("storage_ceiling", String(bytes))
+                try audit(
+                    at: time, actor: old.actorName, entity: "settings", key: "storage", field: "ceiling", old: String(old.storageCeiling),
+                    new: String(bytes))
+            }
+        }
+    }
+
+    func setSetting(_ key: String, _ value: String) throws {
+        try db.query("INSERT INTO settings(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", [key, value])
+    }
+
+    // MARK: - Audit
+
+    func audit(at time: Timestamp, actor: String?, entity: String, key: String, field: String, old: String?, new: String?) throws {
+        try db.query(
+            "INSERT INTO audit(at, actor, entity, key, field, old_value, new_value) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [time.milliseconds, actor, entity, key, field, old, new])
+    }
+
+    /// The audit entries about one asset (its fields, its stamps, its captures), oldest first.
+    public func history(tag: String) throws(RegisterError) -> [AuditEntry] {
+        try locked {
+            try db.query("SELECT * FROM audit WHERE entity = 'asset' AND key = ? ORDER BY id", [tag]).map(Register.auditEntry)
+        }
+    }
+
+    /// The whole audit trail, oldest first.
+    public func auditTrail() throws(RegisterError) -> [AuditEntry] {
+        try locked { try db.query("SELECT * FROM audit ORDER BY id").map(Register.auditEntry) }
+    }
+
+    static func auditEntry(_ row: SQLRow) -> AuditEntry {
+        AuditEntry(
+            id: row.int("id"), at: Timestamp(milliseconds: Int64(row.int("at"))), actor: row.optionalText("actor"),
+            entity: row.text("entity"),
+            key: row.text("key"), field: row.text("field"), oldValue: row.optionalText("old_value"), newValue: row.optionalText("new_value")
+        )
+    }
+
+    // MARK: - Integrity
+
+    /// SQLite's full integrity check: "ok", or what is wrong.
+    public func integrityCheck() throws(RegisterError) -> String {
+        try locked { try db.query("PRAGMA integrity_check").map { $0.text("integrity_check") }.joined(separator: "; ") }
+    }
+
+    /// How many of each thing the register holds.
+    public func counts() throws(RegisterError) -> RegisterCounts {
+        try locked {
+            func count(_ sql: String) throws -> Int { try db.query(sql).first?.int("n") ?? 0 }
+            return RegisterCounts(
+                assets: try count("SELECT count(*) AS n FROM assets"),
+                walkRound: try count("SELECT count(*) AS n FROM walk_round"),
+                stamps: try count("SELECT count(*) AS n FROM stamps WHERE outcome = 'recorded'"),
+                refusedStamps: try count("SELECT count(*) AS n FROM stamps WHERE outcome = 'refused'"),
+                captures: try count("SELECT count(*) AS n FROM captures"),
+                queueRows: try count("SELECT count(*) AS n FROM upload_queue"),
+                auditEntries: try count("SELECT count(*) AS n FROM audit"))
+        }
+    }
+
+    /// Bytes the register takes now: its database pages and its photographs.
+    func storageUsed() throws -> Int {
+        let pages = try db.query("PRAGMA page_count").first?.int("page_count") ?? 0
+        let size = try db.query("PRAGMA page_size").first?.int("page_size") ?? 4096
+        let photos = try db.query("SELECT coalesce(sum(bytes), 0) AS n FROM captures").first?.int("n") ?? 0
+        return pages * size + photos
+    }
+}
+
+/// Hex text as bytes ("0a1b" → [10, 27]); invalid pairs are skipped.
+func hexBytes(_ text: String) -> [UInt8] {
+    var bytes: [UInt8] = []
+    var index = text.startIndex
+    while index < text.endIndex, let next = text.index(index, offsetBy: 2, limitedBy: text.endIndex) {
+        if let byte = UInt8(text[index..<next], radix: 16) { bytes.append(byte) }
+        index = next
+    }
+    return bytes
+}
+
+/// Bytes as lower-case hex.
+func hexString(_ bytes: [UInt8]) -> String {
+    bytes.map { String(format: "%02x", $0) }.joined()
+}
+
+/// The SHA-256 digest of `bytes`, through OpenSSL.
+public func sha256Hex(_ bytes: [UInt8]) -> String {
+    var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+    var length: UInt32 = 0
+    let ok = bytes.withUnsafeBytes { data in
+        digest.withUnsafeMutableBufferPointer { EVP_Digest(data.baseAddress, data.count, $0.baseAddress, &length, EVP_sha256(), nil) }
+    }
+    precondition(ok == 1, "OpenSSL could not compute SHA-256")
+    return hexString(Array(digest.prefix(Int(length))))
+}

@@ -1,0 +1,61 @@
+import Foundation
+import Register
+
+/// `fieldrig bench register`: stamps and captures per second on this machine.
+enum BenchRegisterCommand: Command {
+    static let name = ["bench", "register"]
+    static let summary = "stamps per second, and captures per second with a 2 MB photograph"
+    static let help = """
+        Usage: fieldrig bench register [--stamps N] [--captures N]
+
+        Records N verifications, then keeps N 2 MB photographs, in a fresh demo register in a
+        temporary folder, each in its own transaction and flushed to disk as the phone would.
+
+        Options:
+          --stamps N     verifications to record (default 2000)
+          --captures N   photographs to keep (default 50)
+          -h, --help     this help
+        """
+
+    static func run(_ arguments: [String]) throws -> Int32 {
+        let options = try Options(arguments, flags: [], values: ["--stamps", "--captures"])
+        let stampCount = try options.integer("--stamps", default: 2000, in: 1...10_000_000)
+        let captureCount = try options.integer("--captures", default: 50, in: 1...100_000)
+        let folder = NSTemporaryDirectory() + "fieldrig-bench-register-\(getpid())"
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var time = Timestamp(year: 2026, month: 1, day: 1)
+        let register = try registerCall { () throws(RegisterError) in try Register(path: "\(folder)/register.sqlite") }
+        try registerCall { () throws(RegisterError) in try register.apply(.demo, at: time) }
+        let tags = try registerCall { () throws(RegisterError) in try register.assets() }.filter { $0.state != .disposed }.map(\.tag)
+
+        var start = ContinuousClock.now
+        for i in 0..<stampCount {
+            time = time.adding(.seconds(1))
+            guard case .recorded = register.recordVerification(tag: tags[i % tags.count], at: time) else {
+                throw CommandFailure("a stamp was refused")
+            }
+        }
+        let stampTime = ContinuousClock.now - start
+        emit(
+            String(
+                format: "stamps:   %7.0f a second  (%d in %.2f s)", Double(stampCount) / seconds(stampTime), stampCount, seconds(stampTime))
+        )
+
+        var random = SeededRandom(seed: 7)
+        var photo = [UInt8](repeating: 0, count: 2_000_000)
+        start = ContinuousClock.now
+        for i in 0..<captureCount {
+            time = time.adding(.seconds(1))
+            photo[Int.random(in: 0..<photo.count, using: &random)] &+= 1  // each photograph differs
+            _ = try registerCall { () throws(RegisterError) in try register.keepCapture(photo, tag: tags[i % tags.count], at: time) }
+        }
+        let captureTime = ContinuousClock.now - start
+        emit(
+            String(
+                format: "captures: %7.1f a second  (%d of 2 MB in %.2f s, %.0f MB/s)", Double(captureCount) / seconds(captureTime),
+                captureCount,
+                seconds(captureTime), Double(captureCount) * 2 / seconds(captureTime)))
+        return ExitCode.success
+    }
+}

@@ -1,0 +1,200 @@
+import Foundation
+import Register
+
+/// `fieldrig register PATH ...`: look inside a register, or make one.
+enum RegisterCommand: Command {
+    static let name = ["register"]
+    static let summary = "create a register, or list its assets, history, walk-round and counts"
+    static let help = """
+        Usage: fieldrig register PATH SUBCOMMAND [options]
+
+        Subcommands:
+          create [--demo]     create a register at PATH (with --demo: a small office's assets)
+          assets              every asset: tag, name, serial, state, site
+          history TAG         an asset's audit trail, drawn as the history sheet draws it
+          walk-round          the assets due on the walk-round, with the reason for each
+          counts              how many assets, stamps, captures, queue rows and audit entries
+          verify TAG          record a verification of TAG now, as the phone's VERIFY does
+
+        Options:
+          --json              for assets, history, walk-round and counts: JSON for scripts
+          --demo              with create: fill it with the demo register
+          -h, --help          this help
+
+        PATH is the register's SQLite file; its photographs live in PATH-photos beside it. Looking
+        inside opens it read-only. A file that is not a register, is damaged, or was written by a
+        newer fieldrig is refused and left as it is.
+
+        Exit codes: 0 done, 1 the register cannot be read or written, 2 wrong usage.
+        """
+
+    static func run(_ arguments: [String]) throws -> Int32 {
+        let options = try Options(arguments, flags: ["--json", "--demo"], values: ["--seed", "--ops"])
+        guard options.positional.count >= 2 else { throw UsageError("name the register PATH and a subcommand") }
+        let path = options.positional[0]
+        let sub = options.positional[1]
+        let rest = Array(options.positional.dropFirst(2))
+        let json = options.has("--json")
+        func open(readOnly: Bool) throws -> Register {
+            do throws(RegisterError) {
+                return try Register(path: path, readOnly: readOnly)
+            } catch {
+                throw CommandFailure(error.description)
+            }
+        }
+        switch (sub, rest.count) {
+        case ("create", 0):
+            guard !FileManager.default.fileExists(atPath: path) else {
+                throw CommandFailure("\(path): already exists; a new register needs a new path")
+            }
+            let register = try open(readOnly: false)
+            if options.has("--demo") { try registerCall { () throws(RegisterError) in try register.apply(.demo, at: now()) } }
+            emit(
+                "Created \(path)"
+                    + (options.has("--demo")
+                        ? " with the demo register (\(try registerCall { () throws(RegisterError) in try register.counts() }.assets) assets)"
+                        : ""))
+        case ("assets", 0):
+            let register = try open(readOnly: true)
+            let assets = try registerCall { () throws(RegisterError) in try register.assets() }
+            if json {
+                emit(JSON.object([("assets", .array(assets.map(assetJSON)))]).text)
+            } else {
+                if assets.isEmpty { emit("No assets.") }
+                for a in assets {
+                    emit(
+                        "\(a.tag)  \(a.name.padding(toLength: 22, withPad: " ", startingAt: 0))  \((a.serial ?? "-").padding(toLength: 14, withPad: " ", startingAt: 0))  \(a.state.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0))  \(a.site ?? "")"
+                    )
+                }
+            }
+        case ("history", 1):
+            let register = try open(readOnly: true)
+            guard try registerCall({ () throws(RegisterError) in try register.asset(tag: rest[0]) }) != nil else {
+                throw CommandFailure("\(path): no asset with the tag \(rest[0]). 'fieldrig register \(path) assets' lists them.")
+            }
+            let entries = try registerCall { () throws(RegisterError) in try register.history(tag: rest[0]) }
+            if json {
+                emit(JSON.object([("tag", .string(rest[0])), ("history", .array(entries.map(auditJSON)))]).text)
+            } else {
+                emit(entries.map { HistoryRow($0).terminal() }.joined(separator: "\n\n"))
+            }
+        case ("walk-round", 0):
+            let register = try open(readOnly: true)
+            let items = try registerCall { () throws(RegisterError) in try register.walkRound() }
+            if json {
+                emit(
+                    JSON.object([
+                        (
+                            "walkRound",
+                            .array(
+                                items.map {
+                                    .object([
+                                        ("tag", .string($0.asset.tag)), ("name", .string($0.asset.name)), ("reason", .string($0.reason)),
+                                    ])
+                                })
+                        )
+                    ]).text)
+            } else {
+                if items.isEmpty { emit("Nothing is due on the walk-round.") }
+                for item in items { emit("\(item.asset.tag)  \(item.asset.name)\n  \(item.reason)") }
+            }
+        case ("counts", 0):
+            let register = try open(readOnly: true)
+            let c = try registerCall { () throws(RegisterError) in try register.counts() }
+            let fields: [(String, Int)] = [
+                ("assets", c.assets), ("walkRound", c.walkRound), ("stamps", c.stamps), ("refusedStamps", c.refusedStamps),
+                ("captures", c.captures),
+                ("queueRows", c.queueRows), ("auditEntries", c.auditEntries),
+            ]
+            emit(json ? JSON.object(fields.map { ($0.0, .int($0.1)) }).text : fields.map { "\($0.0): \($0.1)" }.joined(separator: "\n"))
+        case ("verify", 1):
+            let register = try open(readOnly: false)
+            switch register.recordVerification(tag: rest[0], at: now()) {
+            case .recorded(let stamp):
+                emit("Verified \(stamp.tag) at \(stamp.at.stamp)" + (stamp.actor.map { " by \($0)" } ?? " (unsigned)"))
+            case .refused(let refusal):
+                throw CommandFailure(refusal.sentence)
+            }
+        case ("churn", 0):
+            return try Churn.run(
+                path: path, seed: UInt64(try options.integer("--seed", default: 1, in: 0...Int.max)),
+                operations: try options.integer("--ops", default: Int.max, in: 1...Int.max))
+        default:
+            throw UsageError("unknown subcommand '\(([sub] + rest).joined(separator: " "))'")
+        }
+        return ExitCode.success
+    }
+
+    /// The real clock: the command line is a shell, not the core.
+    static func now() -> Timestamp { Timestamp(milliseconds: Int64(Date().timeIntervalSince1970 * 1000)) }
+
+    static func assetJSON(_ a: Asset) -> JSON {
+        .object([
+            ("tag", .string(a.tag)), ("name", .string(a.name)), ("serial", a.serial.map(JSON.string) ?? .null),
+            ("model", a.model.map(JSON.string) ?? .null),
+            ("state", .string(a.state.rawValue)), ("site", a.site.map(JSON.string) ?? .null),
+            ("person", a.person.map(JSON.string) ?? .null),
+            ("vendor", a.vendor.map(JSON.string) ?? .null), ("agreement", a.agreement.map(JSON.string) ?? .null),
+            ("synced", .bool(a.synced)),
+        ])
+    }
+
+    static func auditJSON(_ e: AuditEntry) -> JSON {
+        .object([
+            ("at", .string(e.at.iso8601)), ("actor", e.actor.map(JSON.string) ?? .null), ("unsigned", .bool(e.actor == nil)),
+            ("field", .string(e.field)),
+            ("old", e.oldValue.map(JSON.string) ?? .null), ("new", e.newValue.map(JSON.string) ?? .null),
+        ])
+    }
+}
+
+/// Runs `body`, turning a register error into a command failure.
+func registerCall<T>(_ body: () throws(RegisterError) -> T) throws -> T {
+    do throws(RegisterError) {
+        return try body()
+    } catch {
+        throw CommandFailure(error.description)
+    }
+}
+
+/// A small seeded random number generator (SplitMix64): the same seed, the same numbers.
+struct SeededRandom: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// The child of the crash harness: writes stamps and captures in a loop, printing each one only
+/// after it has committed, until it is killed.
+enum Churn {
+    static func run(path: String, seed: UInt64, operations: Int) throws -> Int32 {
+        let register = try registerCall { () throws(RegisterError) in try Register(path: path) }
+        let tags = try registerCall { () throws(RegisterError) in try register.assets() }.filter { $0.state != .disposed }.map(\.tag)
+        guard !tags.isEmpty else { throw CommandFailure("\(path): churn needs a register with assets (create --demo)") }
+        var random = SeededRandom(seed: seed)
+        var time = Timestamp(year: 2026, month: 1, day: 1).adding(.seconds(Int64(seed % 1_000_000) * 60))
+        for i in 0..<operations {
+            time = time.adding(.milliseconds(Int64.random(in: 1...5000, using: &random)))
+            let tag = tags[Int.random(in: 0..<tags.count, using: &random)]
+            if i % 3 == 2 {
+                let size = Int.random(in: 2_000...200_000, using: &random)
+                var photo = [UInt8](repeating: 0, count: size)
+                for j in stride(from: 0, to: size, by: 8) { photo[j] = UInt8.random(in: 0...255, using: &random) }
+                let capture = try registerCall { () throws(RegisterError) in try register.keepCapture(photo, tag: tag, at: time) }
+                emit("capture \(capture.id) \(capture.file) \(capture.sha256)")
+            } else {
+                switch register.recordVerification(tag: tag, at: time) {
+                case .recorded(let stamp): emit("stamp \(stamp.id) \(stamp.tag)")
+                case .refused(let refusal): throw CommandFailure("stamp refused: \(refusal.sentence)")
+                }
+            }
+        }
+        return ExitCode.success
+    }
+}

@@ -1,0 +1,309 @@
+import Foundation
+import Testing
+
+@testable import Register
+
+let t0 = Timestamp(year: 2026, month: 11, day: 30, hour: 9, minute: 0)
+
+/// A fresh folder for one test's register.
+func scratch(_ name: String = "reg") -> String {
+    let folder = NSTemporaryDirectory() + "fieldrig-\(name)-\(getpid())-\(UUID().uuidString.prefix(8))"
+    try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    return folder
+}
+
+/// A register seeded with the demo register.
+func demoRegister() throws -> (Register, String) {
+    let folder = scratch()
+    let register = try Register(path: "\(folder)/register.sqlite")
+    try register.apply(.demo, at: t0)
+    return (register, folder)
+}
+
+func fileBytes(_ path: String) -> Data? { FileManager.default.contents(atPath: path) }
+
+@Suite("Opening a register")
+struct OpeningTests {
+    @Test("a new path becomes a register at the latest schema, in WAL mode with foreign keys on")
+    func fresh() throws {
+        let folder = scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let register = try Register(path: "\(folder)/r.sqlite")
+        #expect(try register.db.query("PRAGMA user_version").first?.int("user_version") == Schema.migrations.count)
+        #expect(try register.db.query("PRAGMA journal_mode").first?.text("journal_mode") == "wal")
+        #expect(try register.db.query("PRAGMA foreign_keys").first?.int("foreign_keys") == 1)
+        #expect(FileManager.default.fileExists(atPath: "\(folder)/r.sqlite-photos"))
+        #expect(try register.integrityCheck() == "ok")
+    }
+
+    @Test("an empty file is taken as a new register")
+    func emptyFile() throws {
+        let folder = scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        FileManager.default.createFile(atPath: "\(folder)/r.sqlite", contents: Data())
+        let register = try Register(path: "\(folder)/r.sqlite")
+        #expect(try register.counts().assets == 0)
+    }
+
+    @Test("a file written by a newer schema is refused, named, and left byte for byte as it was")
+    func newer() throws {
+        let folder = scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = "\(folder)/r.sqlite"
+        do {
+            let register = try Register(path: path)
+            try register.db.execute("PRAGMA journal_mode = DELETE; PRAGMA user_version = 99")
+        }
+        let before = fileBytes(path)
+        #expect {
+            _ = try Register(path: path)
+        } throws: { error in
+            "\(error)"
+                == "\(path): written by a newer fieldrig (schema 99; this one knows up to \(Schema.migrations.count)). It was left as it is; use a newer fieldrig."
+        }
+        #expect(fileBytes(path) == before)
+    }
+
+    @Test("a file that is not SQLite is refused and never overwritten")
+    func notSQLite() throws {
+        let folder = scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = "\(folder)/notes.sqlite"
+        try Data("Shopping list: milk, eggs\n".utf8).write(to: URL(fileURLWithPath: path))
+        #expect {
+            _ = try Register(path: path)
+        } throws: { error in "\(error)".hasPrefix("\(path): not a register (not an SQLite database). It was left as it is") }
+        #expect(fileBytes(path) == Data("Shopping list: milk, eggs\n".utf8))
+        #expect(!FileManager.default.fileExists(atPath: "\(path)-photos"))
+    }
+
+    @Test("a damaged register is refused and never overwritten")
+    func corrupt() throws {
+        let folder = scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = "\(folder)/r.sqlite"
+        do {
+            let register = try Register(path: path)
+            try register.apply(.demo, at: t0)
+            try register.db.execute("PRAGMA wal_checkpoint(TRUNCATE); PRAGMA journal_mode = DELETE")
+        }
+        var data = try #require(fileBytes(path))
+        for i in stride(from: 4096 + 100, to: data.count, by: 7) { data[i] ^= 0xA5 }  // every page after the first
+        try data.write(to: URL(fileURLWithPath: path))
+        #expect {
+            _ = try Register(path: path)
+        } throws: { error in "\(error)".hasPrefix("\(path): the register is damaged") }
+        #expect(fileBytes(path) == data)
+    }
+
+    @Test("a register locked by another program is waited on for a bounded time, then reported")
+    func locked() throws {
+        let folder = scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = "\(folder)/r.sqlite"
+        let register = try Register(path: path, busyTimeout: 50)
+        try register.apply(.demo, at: t0)
+        let other = try SQLiteConnection(path: path, create: false)
+        try other.execute("BEGIN EXCLUSIVE")
+        #expect(register.recordVerification(tag: "MF-0001", at: t0) == .refused(.locked))
+        #expect {
+            try register.addAsset(Asset(tag: "MF-0100", name: "Spare"), at: t0)
+        } throws: { error in (error as? RegisterError)?.isLocked == true && "\(error)".contains("waited 50 ms") }
+        try other.execute("ROLLBACK")
+        guard case .recorded = register.recordVerification(tag: "MF-0001", at: t0) else {
+            Issue.record("the stamp should record once the lock is gone")
+            return
+        }
+    }
+}
+
+@Suite("Stamps")
+struct StampTests {
+    @Test("a verification is recorded, signed, with an audit entry holding the previous one")
+    func recorded() throws {
+        let (register, folder) = try demoRegister()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        guard case .recorded(let first) = register.recordVerification(tag: "MF-0004", at: t0) else {
+            Issue.record("not recorded")
+            return
+        }
+        #expect(first.actor == "Sam Rivera" && first.tag == "MF-0004" && first.at == t0)
+        let later = t0.adding(.seconds(3600))
+        _ = register.recordVerification(tag: "MF-0004", at: later)
+        let entries = try register.history(tag: "MF-0004").filter { $0.field == "verified" }
+        #expect(entries.map(\.oldValue) == [nil, t0.iso8601])
+        #expect(entries.map(\.newValue) == [t0.iso8601, later.iso8601])
+        #expect(try register.stamps(tag: "MF-0004").count == 2)
+    }
+
+    @Test("every refusal is a value with its sentence, and nothing is half-written", arguments: StampRefusal.allCases)
+    func refusals(refusal: StampRefusal) throws {
+        let (register, folder) = try demoRegister()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = register.path
+        var subject = register
+        var tag = "MF-0001"
+        var blocker: SQLiteConnection? = nil
+        switch refusal {
+        case .unknownAsset: tag = "MF-9999"
+        case .assetDisposed: tag = "MF-0008"
+        case .storageFull: try register.setStorageCeiling(1024, at: t0)
+        case .readOnly: subject = try Register(path: path, readOnly: true)
+        case .locked:
+            subject = try Register(path: path, busyTimeout: 20)
+            blocker = try SQLiteConnection(path: path, create: false)
+            try blocker?.execute("BEGIN EXCLUSIVE")
+        }
+        #expect(subject.recordVerification(tag: tag, at: t0) == .refused(refusal))
+        try blocker?.execute("ROLLBACK")
+        #expect(try register.stamps().isEmpty)
+        #expect(try register.history(tag: tag).filter { $0.field == "verified" }.isEmpty)
+        // A disposed asset's refusal is itself on record; the others could not be written.
+        #expect(try register.counts().refusedStamps == (refusal == .assetDisposed ? 1 : 0))
+        #expect(!refusal.sentence.isEmpty && refusal.sentence.hasPrefix("Not recorded"))
+    }
+}
+
+@Suite("The audit trail")
+struct AuditTests {
+    @Test("every write carries the actor's name; with none set the entry is unsigned")
+    func signed() throws {
+        let (register, folder) = try demoRegister()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        #expect(try register.history(tag: "MF-0002").allSatisfy { $0.actor == "Sam Rivera" })
+        try register.setActorName(nil, at: t0)
+        try register.updateAsset(tag: "MF-0002", field: "serial", to: "7XK2M94", at: t0)
+        let last = try #require(register.history(tag: "MF-0002").last)
+        #expect(last.actor == nil && last.oldValue == "7XK2M93" && last.newValue == "7XK2M94")
+        let row = HistoryRow(last)
+        #expect(row.actorLine == "Unsigned" && row.actorIsFaint && row.isUnsigned)
+    }
+
+    @Test("a history row draws the actor, the right-hand stamp, the legend and the struck-through old value")
+    func rendering() throws {
+        let entry = AuditEntry(
+            id: 1, at: t0, actor: "Sam Rivera", entity: "asset", key: "MF-0002", field: "serial", oldValue: "7XK2M93", newValue: "7XK2M94")
+        let row = HistoryRow(entry)
+        #expect(row.actorLine == "Sam Rivera" && !row.actorIsFaint && row.stamp == "30 Nov 2026 09:00" && row.legend == "Serial")
+        #expect(row.accessibilityText == "Serial changed from 7XK2M93 to 7XK2M94, by Sam Rivera, 30 Nov 2026 09:00.")
+        let drawn = row.terminal(width: 40).split(separator: "\n").map(String.init)
+        #expect(drawn[0] == "Sam Rivera" + String(repeating: " ", count: 13) + "30 Nov 2026 09:00")
+        #expect(drawn[0].count == 40)  // the stamp sits at the right-hand edge
+        #expect(drawn[1] == "  Serial  7\u{336}X\u{336}K\u{336}2\u{336}M\u{336}9\u{336}3\u{336} → 7XK2M94")
+    }
+
+    @Test("the provisioning preview is the same row: Nobody yet and unsigned before typing, the name as it is typed")
+    func preview() {
+        let before = HistoryRow.preview(actorName: nil, at: t0)
+        #expect(before.actorLine == "Nobody yet" && before.actorIsFaint && before.isUnsigned && before.isExample)
+        #expect(before.accessibilityText.hasPrefix("Example of an audit trail entry."))
+        #expect(before.accessibilityText.contains("by nobody yet, so the entry would be unsigned"))
+        #expect(HistoryRow.preview(actorName: "  ", at: t0).actorLine == "Nobody yet")
+        let typing = HistoryRow.preview(actorName: "Sa", at: t0)
+        #expect(typing.actorLine == "Sa" && !typing.actorIsFaint && !typing.isUnsigned)
+        // The preview differs from a real row of the same entry only in being an example.
+        var real = HistoryRow(
+            AuditEntry(
+                id: 1, at: t0, actor: "Sa", entity: "asset", key: "x", field: "serial", oldValue: typing.oldValue, newValue: typing.newValue
+            ))
+        real.isExample = true
+        real.accessibilityText = typing.accessibilityText
+        #expect(real == typing)
+    }
+}
+
+@Suite("Transactions and seeds")
+struct TransactionTests {
+    @Test("a seed that fails part-way leaves nothing written")
+    func rollback() throws {
+        let folder = scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let register = try Register(path: "\(folder)/r.sqlite")
+        var seed = RegisterSeed.demo
+        seed.walkRound.append((tag: "MF-NOPE", reason: "typo"))
+        #expect(throws: RegisterError.self) { try register.apply(seed, at: t0) }
+        #expect(
+            try register.counts()
+                == RegisterCounts(assets: 0, walkRound: 0, stamps: 0, refusedStamps: 0, captures: 0, queueRows: 0, auditEntries: 0))
+        #expect(try register.settings().registerID == "")
+        try register.apply(.demo, at: t0)
+        #expect(try register.counts().assets == 12)
+    }
+
+    @Test("the walk-round lists its assets in order, with the reason in the register's words")
+    func walkRound() throws {
+        let (register, folder) = try demoRegister()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let items = try register.walkRound()
+        #expect(items.map(\.asset.tag) == ["MF-0004", "MF-0006", "MF-0002", "MF-0008"])
+        #expect(items[0].reason == "Quarterly check of the comms room" && items[0].asset.name == "Core switch")
+    }
+
+    @Test("a bad field or value is refused with what is wrong")
+    func badUpdates() throws {
+        let (register, folder) = try demoRegister()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        #expect(throws: RegisterError.self) { try register.updateAsset(tag: "MF-0001", field: "colour", to: "red", at: t0) }
+        #expect(throws: RegisterError.self) { try register.updateAsset(tag: "MF-0001", field: "state", to: "lost", at: t0) }
+        #expect(throws: RegisterError.self) { try register.updateAsset(tag: "MF-9999", field: "serial", to: "x", at: t0) }
+        #expect(throws: RegisterError.self) { try register.addAsset(Asset(tag: "MF-0001", name: "Twin"), at: t0) }
+    }
+}
+
+@Suite("Photographs on disk")
+struct PhotoTests {
+    @Test("a kept capture's file is on disk, whole, before its row; its digest is SHA-256")
+    func keep() throws {
+        let (register, folder) = try demoRegister()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let photo = [UInt8]([0xFF, 0xD8, 0xFF, 0xE0]) + [UInt8](repeating: 7, count: 1000)
+        let capture = try register.keepCapture(photo, tag: "MF-0003", at: t0)
+        #expect(fileBytes(register.photoPath(capture)) == Data(photo))
+        #expect(capture.file.hasSuffix(".jpg") && capture.sha256 == sha256Hex(photo) && capture.actor == "Sam Rivera")
+        #expect(try register.captures() == [capture])
+        #expect(sha256Hex(Array("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+    }
+
+    @Test("a capture for an unknown asset is refused and leaves no file")
+    func unknownAsset() throws {
+        let (register, folder) = try demoRegister()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        #expect(throws: RegisterError.self) { try register.keepCapture([1, 2, 3], tag: "MF-9999", at: t0) }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: register.photosFolder).isEmpty)
+    }
+
+    @Test("opening finds a photo with no row and keeps it, removes a half-written one, reports a missing one")
+    func reconcile() throws {
+        let (register, folder) = try demoRegister()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let kept = try register.keepCapture([1, 2, 3, 4], tag: "MF-0001", at: t0)
+        let gone = try register.keepCapture([5, 6, 7, 8], tag: "MF-0002", at: t0.adding(.seconds(1)))
+        try Data([9, 9, 9]).write(to: URL(fileURLWithPath: "\(register.photosFolder)/stray.jpg"))
+        try Data([1]).write(to: URL(fileURLWithPath: "\(register.photosFolder)/capture-x.jpg.partial"))
+        try FileManager.default.removeItem(atPath: register.photoPath(gone))
+        let reopened = try Register(path: register.path)
+        #expect(reopened.reconciliation.orphansFound == ["stray.jpg"])
+        #expect(reopened.reconciliation.partialsRemoved == ["capture-x.jpg.partial"])
+        #expect(reopened.reconciliation.missingFiles == [gone.file])
+        #expect(FileManager.default.fileExists(atPath: "\(register.photosFolder)/stray.jpg"))
+        let stray = try #require(reopened.captures().first { $0.file == "stray.jpg" })
+        #expect(stray.keptReason == .foundOnPhone && stray.tag == nil && stray.actor == nil && stray.bytes == 3)
+        #expect(try reopened.captures().contains(kept))
+        // A second opening finds nothing new.
+        #expect(try Register(path: register.path).reconciliation.orphansFound.isEmpty)
+    }
+}
+
+@Suite("Timestamps")
+struct TimestampTests {
+    @Test("civil dates round-trip through milliseconds and ISO 8601")
+    func civil() {
+        #expect(Timestamp(year: 1970, month: 1, day: 1).milliseconds == 0)
+        #expect(Timestamp(year: 2000, month: 3, day: 1).milliseconds == 951_868_800_000)
+        #expect(t0.iso8601 == "2026-11-30T09:00:00.000Z")
+        #expect(Timestamp(iso8601: "2026-11-30T09:00:00.250Z") == t0.adding(.milliseconds(250)))
+        #expect(Timestamp(iso8601: "yesterday") == nil)
+        #expect(Timestamp(year: 2024, month: 2, day: 29, hour: 23, minute: 59).stamp == "29 Feb 2024 23:59")
+        #expect(Timestamp(milliseconds: -1).iso8601 == "1969-12-31T23:59:59.999Z")
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+
+@Suite("fieldrig register and crash register")
+struct RegisterCommandTests {
+    func scratchPath() -> String {
+        NSTemporaryDirectory() + "fieldrig-cli-\(getpid())-\(UUID().uuidString.prefix(8)).sqlite"
+    }
+
+    @Test("create --demo, then list assets, walk-round, history and counts")
+    func inspect() throws {
+        let path = scratchPath()
+        defer {
+            try? FileManager.default.removeItem(atPath: path)
+            try? FileManager.default.removeItem(atPath: path + "-photos")
+        }
+        #expect(try fieldrig("register", path, "create", "--demo").stdout == "Created \(path) with the demo register (12 assets)\n")
+        let assets = try fieldrig("register", path, "assets")
+        #expect(assets.status == 0 && assets.stdout.split(separator: "\n").count == 12)
+        #expect(assets.stdout.contains("MF-0004  Core switch"))
+        let json = try fieldrig("register", path, "walk-round", "--json")
+        let object = try #require(JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let items = try #require(object["walkRound"] as? [[String: Any]])
+        #expect(items.first?["reason"] as? String == "Quarterly check of the comms room")
+        let verify = try fieldrig("register", path, "verify", "MF-0008")
+        #expect(verify.status == 1 && verify.stderr.contains("Not recorded: this asset is disposed of in the register."))
+        let history = try fieldrig("register", path, "history", "MF-0002")
+        #expect(history.stdout.hasPrefix("Sam Rivera") && history.stdout.contains("  Serial  7XK2M93"))
+        let counts = try fieldrig("register", path, "counts", "--json")
+        #expect(counts.stdout.contains("\"refusedStamps\": 1"))
+    }
+
+    @Test("a file that is not a register is refused with its name, exit 1, and left as it was")
+    func notARegister() throws {
+        let run = try fieldrig("register", "Package.swift", "assets")
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("Package.swift: not a register (not an SQLite database)"))
+        let missing = try fieldrig("register", "/nonexistent/r.sqlite", "assets")
+        #expect(missing.status == 1 && missing.stderr.contains("/nonexistent/r.sqlite: cannot open the register"))
+        let usage = try fieldrig("register", "x.sqlite", "frobnicate")
+        #expect(usage.status == 2)
+    }
+
+    @Test("50 kills of a process writing stamps and captures lose nothing and leave the register whole")
+    func crashHarness() throws {
+        let run = try fieldrig("crash", "register", "--kills", "50", "--seed", "2026")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.hasPrefix("50 kills (seed 2026): "))
+        #expect(run.stdout.contains("all present") && run.stdout.contains("integrity ok after every kill"))
+    }
+}
