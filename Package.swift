@@ -17,13 +17,16 @@ let package = Package(
         .systemLibrary(name: "CV4L2", providers: [.apt(["libv4l-dev"])]),
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "COpenSSL", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CQRencode", providers: [.apt(["libqrencode-dev"])]),
 
         .target(name: "Durable"),
-        .target(name: "Imaging", dependencies: ["CLeptonica", "Durable"]),
+        .target(name: "Imaging", dependencies: ["CLeptonica", "CQRencode", "Durable"]),
         .target(name: "Reader", dependencies: ["Imaging", "CZBar", "CTesseract", "CLeptonica"]),
         .target(name: "Camera", dependencies: ["Imaging", "Durable", "CV4L2"]),
         .target(name: "Register", dependencies: ["CSQLite", "COpenSSL", "Durable"]),
-        .executableTarget(name: "fieldrig", dependencies: ["Reader", "Imaging", "Camera", "Register", "Durable"]),
+        .target(name: "Companion", dependencies: ["Reader", "Camera", "Register", "COpenSSL"]),
+        .target(name: "Shell", dependencies: ["Companion", "Reader", "Camera", "Register", "Imaging"]),
+        .executableTarget(name: "fieldrig", dependencies: ["Reader", "Imaging", "Camera", "Register", "Durable", "Companion", "Shell"]),
         // A user-space V4L2 device (FUSE) for testing the V4L2 camera without hardware.
         .executableTarget(
             name: "fake-v4l2", path: "Devices/fake-v4l2", exclude: ["README.md"],
@@ -33,6 +36,7 @@ let package = Package(
         .testTarget(name: "ReaderTests", dependencies: ["Reader", "Imaging"]),
         .testTarget(name: "CameraTests", dependencies: ["Camera", "Imaging", "fake-v4l2"]),
         .testTarget(name: "RegisterTests", dependencies: ["Register"]),
+        .testTarget(name: "CompanionTests", dependencies: ["Companion", "Reader", "Camera", "Register", "Imaging", "Shell"]),
         .testTarget(name: "fieldrigTests", dependencies: ["fieldrig"]),
     ]
 )

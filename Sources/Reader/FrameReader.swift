@@ -146,3 +146,69 @@ public final class FrameReader {
     /// A word flatter than this fraction of a typical word is a speck or a rule, not print.
     static let flattestWord = 0.4
 }
+
+/// Anything that reads a frame in one pass: the real reader, or a cache in front of it.
+public protocol FrameReading: AnyObject {
+    func read(_ frame: Frame) -> [Reading]
+}
+
+extension FrameReader: FrameReading {
+    public func read(_ frame: Frame) -> [Reading] { read(frame, passes: .all) }
+}
+
+/// Remembers what a reader read in each distinct frame, so a recording that holds one picture
+/// for a second is read once, not thirty times. Exact: a frame is found again only when every
+/// pixel is the same, and reading is deterministic. For recorded and generated sequences; a live
+/// webcam never repeats a frame exactly.
+public final class CachingReader: FrameReading {
+    public let underlying: any FrameReading
+    private var cache: [Key: [Reading]] = [:]
+    public private(set) var hits = 0
+    public private(set) var misses = 0
+    /// The most frames remembered; beyond it the cache starts again.
+    public let limit: Int
+
+    struct Key: Hashable {
+        let width: Int
+        let height: Int
+        let bytes: [UInt8]
+    }
+
+    public init(_ underlying: any FrameReading, limit: Int = 512) {
+        self.underlying = underlying
+        self.limit = limit
+    }
+
+    public func read(_ frame: Frame) -> [Reading] {
+        // A recording hands out the same pixel buffer for every frame of a hold: that buffer is
+        // found by its address first (kept alive here, so the address cannot be reused), and only
+        // a new buffer is hashed.
+        let address = frame.bytes.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+        if let address, let known = byBuffer[address], known.bytes.count == frame.bytes.count {
+            hits += 1
+            return known.readings
+        }
+        let readings = readByContent(frame)
+        if let address {
+            if byBuffer.count >= limit { byBuffer.removeAll() }
+            byBuffer[address] = (frame.bytes, readings)
+        }
+        return readings
+    }
+
+    private var byBuffer: [UnsafeRawPointer: (bytes: [UInt8], readings: [Reading])] = [:]
+
+    private func readByContent(_ frame: Frame) -> [Reading] {
+        let packed = frame.packed()
+        let key = Key(width: packed.width, height: packed.height, bytes: packed.bytes)
+        if let known = cache[key] {
+            hits += 1
+            return known
+        }
+        misses += 1
+        let readings = underlying.read(frame)
+        if cache.count >= limit { cache.removeAll() }
+        cache[key] = readings
+        return readings
+    }
+}

@@ -140,6 +140,13 @@ public struct Stamp: Sendable, Hashable {
     public var at: Timestamp
     /// Nil when nobody's name was set: the stamp is unsigned.
     public var actor: String?
+
+    public init(id: Int, tag: String, at: Timestamp, actor: String?) {
+        self.id = id
+        self.tag = tag
+        self.at = at
+        self.actor = actor
+    }
 }
 
 /// Why a verification was not recorded. A value the walk-round card shows in the place the

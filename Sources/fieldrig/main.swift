@@ -7,8 +7,9 @@ import Reader
 
 /// Every subcommand, in the order the overview lists them.
 let commands: [any Command.Type] = [
-    ReadCommand.self, CamerasCommand.self, RecordCommand.self, RegisterCommand.self, CrashRegisterCommand.self, BenchReadCommand.self,
-    BenchCamerasCommand.self, BenchRegisterCommand.self,
+    ReadCommand.self, LiveCommand.self, CamerasCommand.self, RecordCommand.self, RegisterCommand.self, TagCommand.self,
+    CrashRegisterCommand.self, BenchReadCommand.self,
+    BenchCamerasCommand.self, BenchRegisterCommand.self, BenchScanCommand.self,
 ]
 
 let overview = """

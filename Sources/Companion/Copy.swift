@@ -1,0 +1,29 @@
+/// The exact words the person sees, in one place. Quoted from the product documentation; note the
+/// typographic `…` and `’`.
+public enum Copy {
+    // The scan sheet's sentences (SCAN-6).
+    public static let starting = "Starting the camera…"
+    public static let ready = "Point at an asset tag, or a pairing code on your Mac when it is running."
+    public static let accessOff = "Camera access is off. Turn it on in Settings, or add it by hand."
+    public static let cannotScan = "This device cannot scan. Add it by hand instead."
+    public static let busy = "The camera is busy. Another app is using it. Close it and come back, or add it by hand."
+    public static let stopped = "The scanner stopped. Add it by hand instead."
+
+    // Routes off the scan sheet, and its one remedy button (SCAN-7, SCAN-8).
+    public static let photographSerial = "Photograph a serial instead"
+    public static let sweepRack = "Sweep a rack instead"
+    public static let addByHand = "Add it by hand"
+    public static let openSettings = "Open Settings"
+
+    // The walk-round card (VERIFY-3).
+    public static let verify = "VERIFY"
+    public static let openRecord = "OPEN THE RECORD"
+    public static let next = "NEXT"
+
+    // The serial chooser (SERIAL-5..7).
+    public static let chooserTitle = "Which one is the serial?"
+    public static let chooserLine = "Everything the camera read. Tap the serial."
+    public static let useThisSerial = "USE THIS SERIAL"
+    public static let scanAgain = "Scan again"
+    public static let cancel = "Cancel"
+}

@@ -1,0 +1,35 @@
+import CQRencode
+
+/// QR codes drawn as gray frames: asset tags and pairing codes, for fixtures and for printing.
+public enum QRCodeImage {
+    /// The payload as a QR code (error correction M), each module `scale` pixels, with the
+    /// four-module quiet zone the standard asks for. Nil when the payload is too long for a QR code.
+    public static func frame(_ payload: String, scale: Int = 8) -> Frame? {
+        guard let code = QRcode_encodeString(payload, 0, QR_ECLEVEL_M, QR_MODE_8, 1) else { return nil }
+        defer { QRcode_free(code) }
+        let modules = Int(code.pointee.width)
+        let quiet = 4
+        let side = (modules + 2 * quiet) * scale
+        var bytes = [UInt8](repeating: 255, count: side * side)
+        for my in 0..<modules {
+            for mx in 0..<modules where code.pointee.data[my * modules + mx] & 1 == 1 {
+                for dy in 0..<scale {
+                    let row = ((my + quiet) * scale + dy) * side + (mx + quiet) * scale
+                    for dx in 0..<scale { bytes[row + dx] = 0 }
+                }
+            }
+        }
+        return Frame(width: side, height: side, bytes: bytes)
+    }
+
+    /// `code` placed on a plain background of `width`x`height` at (`x`, `y`): a tag in a camera's view.
+    public static func place(_ code: Frame, width: Int, height: Int, x: Int, y: Int, background: UInt8 = 0x5A) -> Frame {
+        var bytes = [UInt8](repeating: background, count: width * height)
+        for row in 0..<code.height where y + row >= 0 && y + row < height {
+            for column in 0..<code.width where x + column >= 0 && x + column < width {
+                bytes[(y + row) * width + x + column] = code[column, row]
+            }
+        }
+        return Frame(width: width, height: height, bytes: bytes)
+    }
+}

@@ -1,0 +1,69 @@
+import Camera
+import Imaging
+import Reader
+
+/// Pumps a camera on a session clock: starts and stops it, and turns its events (on the camera's
+/// own clock) into session-time callbacks, reading each frame in one pass. Shared by the drivers
+/// of every screen that looks through the camera.
+public final class CameraPump {
+    public let camera: any CameraDevice
+    public let reader: any FrameReading
+    public let clock: any SessionClock
+    private var startedAt: Duration? = nil
+    /// Frames read since the pump was made.
+    public private(set) var framesRead = 0
+
+    public enum Event {
+        case frame([Reading], at: Duration)
+        case trouble(CameraTrouble)
+        case recovered
+        case ended
+    }
+
+    public init(camera: any CameraDevice, reader: any FrameReading, clock: any SessionClock) {
+        self.camera = camera
+        self.reader = reader
+        self.clock = clock
+    }
+
+    /// Starts the camera in `setup`; its trouble if it cannot start.
+    public func start(_ setup: CameraSetup) -> CameraTrouble? {
+        do {
+            try camera.start(setup)
+            startedAt = clock.now
+            return nil
+        } catch {
+            startedAt = nil
+            return error
+        }
+    }
+
+    public func stop() {
+        camera.stop()
+        startedAt = nil
+    }
+
+    public var isRunning: Bool { startedAt != nil }
+
+    /// Delivers every camera event before `time`, moving the clock to each, then to `time`.
+    public func run(until time: Duration, _ deliver: (Event) -> Void) {
+        while let started = startedAt, let event = camera.nextEvent(before: time - started) {
+            let at = started + event.time
+            clock.advance(to: at)
+            switch event {
+            case .frame(let frame):
+                framesRead += 1
+                deliver(.frame(reader.read(frame), at: at))
+            case .trouble(let trouble, _):
+                startedAt = nil
+                deliver(.trouble(trouble))
+            case .recovered:
+                deliver(.recovered)
+            case .ended:
+                startedAt = nil
+                deliver(.ended)
+            }
+        }
+        clock.advance(to: time)
+    }
+}

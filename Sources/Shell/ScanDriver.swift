@@ -1,0 +1,114 @@
+import Camera
+import Companion
+import Imaging
+import Reader
+import Register
+
+/// Drives the scan sheet from a camera: camera events become the sheet's events, frames are read
+/// in one pass, the clock moves, and the sheet's effects are carried out against the register.
+/// The same driver serves the scenario shell (virtual clock, recorded cameras) and the live shell
+/// (real clock, a webcam).
+public final class ScanDriver {
+    public private(set) var sheet: ScanSheet
+    public let pump: CameraPump
+    public let register: Register
+    public var clock: any SessionClock { pump.clock }
+    /// What happened, one line each: for transcripts and the log.
+    public private(set) var log: [String] = []
+    /// The records and screens the sheet opened, in order.
+    public private(set) var opened: [ScanSheet.Effect] = []
+
+    public init(purpose: ScanSheet.Purpose, camera: any CameraDevice, reader: any FrameReading, register: Register, clock: any SessionClock)
+        throws(RegisterError)
+    {
+        let context = ScanContext(settings: try register.settings(), walkRound: try register.walkRound())
+        sheet = ScanSheet(purpose: purpose, context: context)
+        pump = CameraPump(camera: camera, reader: reader, clock: clock)
+        self.register = register
+    }
+
+    /// Sends the person's action (or the app's) to the sheet and carries out what follows.
+    public func send(_ event: ScanSheet.Event) {
+        perform(sheet.handle(event))
+    }
+
+    /// Pumps the camera until `time`, reading each frame as it comes; then moves the clock there.
+    public func run(until time: Duration) {
+        pump.run(until: time) { event in
+            switch event {
+            case .frame(let readings, let at): send(.frameRead(readings, at: at))
+            case .trouble(let trouble):
+                note("camera: \(trouble)")
+                send(.cameraFailed(trouble))
+            case .recovered:
+                note("camera: recovered")
+                send(.cameraRecovered)
+            case .ended: note("camera: the recording ended")
+            }
+        }
+        send(.clock(clock.now))
+    }
+
+    private func perform(_ effects: [ScanSheet.Effect]) {
+        for effect in effects {
+            switch effect {
+            case .startCamera(let setup):
+                if let trouble = pump.start(setup) {
+                    note("camera: \(trouble)")
+                    send(.cameraFailed(trouble))
+                } else {
+                    note("camera: started (\(setup.purpose.rawValue))")
+                    send(.cameraStarted)
+                }
+            case .stopCamera:
+                pump.stop()
+                note("camera: stopped")
+            case .recordStamp(let tag):
+                let outcome = register.recordVerification(tag: tag, at: clock.timestamp(clock.now))
+                note("register: verification of \(tag) \(outcome.summary)")
+                send(.stampResult(outcome))
+            case .openRecord, .openPairing, .openSettings, .open:
+                opened.append(effect)
+                note("opened: \(effect.summary)")
+            case .log(let line):
+                note("log: \(line)")
+            }
+        }
+    }
+
+    func note(_ line: String) {
+        log.append("\(formatSeconds(clock.now)) \(line)")
+    }
+
+    /// The camera's own returnedToForeground, then the sheet's.
+    public func returnToForeground() {
+        pump.camera.returnedToForeground()
+        send(.returnedToForeground)
+    }
+}
+
+extension StampOutcome {
+    /// "recorded" or "refused (asset disposed)".
+    public var summary: String {
+        switch self {
+        case .recorded: return "recorded"
+        case .refused(let refusal): return "refused (\(refusal.rawValue))"
+        }
+    }
+}
+
+extension ScanSheet.Effect {
+    /// A short description: "record MF-0004", "Add it by hand".
+    public var summary: String {
+        switch self {
+        case .openRecord(let tag): return "record \(tag)"
+        case .openPairing(let code): return "pairing with \(code.macName)"
+        case .openSettings: return "Settings"
+        case .open(let route): return route.title
+        case .startCamera(let setup): return "start camera (\(setup.purpose.rawValue))"
+        case .stopCamera: return "stop camera"
+        case .recordStamp(let tag): return "record stamp \(tag)"
+        case .log(let line): return line
+        }
+    }
+}

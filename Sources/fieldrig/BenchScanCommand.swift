@@ -1,0 +1,74 @@
+import Camera
+import Companion
+import Foundation
+import Reader
+import Register
+import Shell
+
+/// `fieldrig bench scan`: from a tag's first frame to its card, and from a label's first frame to its offer.
+enum BenchScanCommand: Command {
+    static let name = ["bench", "scan"]
+    static let summary = "time from a tag's first frame to the card, and from a label's first frame to the offer"
+    static let help = """
+        Usage: fieldrig bench scan [--runs N]
+
+        On the file-sequence camera (Devices/sequences), with the real reader and a demo register:
+        - a walk-round tag: the time from its first visible frame to the card being up, as the
+          phone would feel it (reading that frame, proving the tag, drawing the card);
+        - a label: the time from its first frame to the settled offer, on the session clock (the
+          settling window) and in processing (reading every frame of the window, uncached, as a
+          live camera would).
+        Each is the median of N runs (default 5).
+        """
+
+    static func run(_ arguments: [String]) throws -> Int32 {
+        let options = try Options(arguments, flags: [], values: ["--runs"])
+        let runs = try options.integer("--runs", default: 5, in: 1...1000)
+        let folder = NSTemporaryDirectory() + "fieldrig-bench-scan-\(getpid())"
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let register = try registerCall { () throws(RegisterError) in try Register(path: "\(folder)/register.sqlite") }
+        try registerCall { () throws(RegisterError) in try register.apply(.demo, at: Timestamp(year: 2026, month: 11, day: 30)) }
+        let reader = try LiveRead.wrapReader()
+
+        var tagTimes: [Duration] = []
+        var labelWall: [Duration] = []
+        var labelSession: Duration = .zero
+        for _ in 0..<runs {
+            // The tag: frames up to the first tag frame, then time that one frame to the card.
+            let tagCamera = try wrap { () throws(SequenceError) in try FileSequenceCamera(folder: "Devices/sequences/tag-mf-0004") }
+            let tag = try registerCall { () throws(RegisterError) in
+                try ScanDriver(purpose: .walkRound, camera: tagCamera, reader: reader, register: register, clock: VirtualClock())
+            }
+            tag.send(.opened)
+            tag.run(until: .milliseconds(199))
+            let start = ContinuousClock.now
+            tag.run(until: .milliseconds(201))
+            guard tag.sheet.hit != nil else { throw CommandFailure("the tag did not draw its card") }
+            tagTimes.append(ContinuousClock.now - start)
+
+            let labelCamera = try wrap { () throws(SequenceError) in try FileSequenceCamera(folder: "Devices/sequences/dell-latitude-hold")
+            }
+            let label = try registerCall { () throws(RegisterError) in
+                try ScanDriver(purpose: .intake, camera: labelCamera, reader: reader, register: register, clock: VirtualClock())
+            }
+            label.send(.opened)
+            label.run(until: .milliseconds(199))
+            let labelStart = ContinuousClock.now
+            var until = Duration.milliseconds(200)
+            while label.sheet.offer == nil && until < .seconds(5) {
+                until += .milliseconds(33)
+                label.run(until: until)
+            }
+            guard label.sheet.offer != nil else { throw CommandFailure("the label did not settle") }
+            labelWall.append(ContinuousClock.now - labelStart)
+            labelSession = label.clock.now - .milliseconds(200)
+        }
+        emit("tag's first frame to the card:        \(ms(percentiles(tagTimes).median)) (read, prove, draw; median of \(runs))")
+        emit(
+            "label's first frame to the offer:     \(ms(labelSession)) on the session clock (the settling window, rounded up to the next frame)"
+        )
+        emit("  processing the window's frames:     \(ms(percentiles(labelWall).median)) (every frame read, no cache; median of \(runs))")
+        return ExitCode.success
+    }
+}

@@ -1,0 +1,102 @@
+import Companion
+import Foundation
+import Imaging
+import Register
+
+/// `fieldrig tag make`: an asset tag's QR payload, and its picture.
+enum TagCommand: Command {
+    static let name = ["tag", "make"]
+    static let summary = "print an asset tag's proven QR payload, and draw it as a PNG"
+    static let help = """
+        Usage: fieldrig tag make TAG... (--register PATH | --register-id ID --key HEX) [--png OUT] [--frame OUT]
+
+        Prints, one a line, the QR payload of each asset TAG, carrying its proof: an HMAC-SHA-256
+        over the register id and the tag, keyed by the register's tag key. The scan sheet fires on
+        such a code the instant it decodes; a code made with another key or register is not ours
+        and settles like any other.
+
+        Options:
+          --register PATH     take the register id and tag key from this register
+          --register-id ID    the register id (with --key)
+          --key HEX           the tag key, as hex (at least 16 bytes)
+          --png OUT           write the QR code alone, for printing (one TAG only)
+          --frame OUT         write a 1280x720 camera frame with the tags in a row on a desk
+          -h, --help          this help
+
+        Exit codes: 0 done, 1 the register or a file could not be read or written, 2 wrong usage.
+        """
+
+    static func run(_ arguments: [String]) throws -> Int32 {
+        let options = try Options(arguments, flags: [], values: ["--register", "--register-id", "--key", "--png", "--frame"])
+        let tags = options.positional
+        guard !tags.isEmpty else { throw UsageError("name at least one TAG") }
+        let registerID: String
+        let key: [UInt8]
+        if let path = options.value("--register") {
+            guard options.value("--register-id") == nil, options.value("--key") == nil else {
+                throw UsageError("give --register, or --register-id and --key, not both")
+            }
+            let register = try registerCall { () throws(RegisterError) in try Register(path: path, readOnly: true) }
+            let settings = try registerCall { () throws(RegisterError) in try register.settings() }
+            guard !settings.tagKey.isEmpty else {
+                throw CommandFailure("\(path): the register has no tag key yet (create it with --demo, or seed it)")
+            }
+            (registerID, key) = (settings.registerID, settings.tagKey)
+        } else {
+            guard let id = options.value("--register-id"), let hex = options.value("--key") else {
+                throw UsageError("give --register PATH, or --register-id ID and --key HEX")
+            }
+            let bytes = hexKey(hex)
+            guard let bytes, bytes.count >= 16 else { throw UsageError("--key takes at least 16 bytes as hex") }
+            (registerID, key) = (id, bytes)
+        }
+        let payloads = tags.map { AssetTagCode(registerID: registerID, tag: $0).payload(key: key) }
+        for payload in payloads { emit(payload) }
+        if let png = options.value("--png") {
+            guard payloads.count == 1 else { throw UsageError("--png draws one tag: name exactly one TAG") }
+            let code = QRCodeImage.frame(payloads[0])!
+            try wrapImage { () throws(ImageError) in try ImageFile.writePNG(code, to: png) }
+        }
+        if let out = options.value("--frame") {
+            try wrapImage { () throws(ImageError) in try ImageFile.writePNG(deskFrame(payloads), to: out) }
+        }
+        return ExitCode.success
+    }
+
+    /// The codes side by side, centred on a 1280x720 desk, as many as fit.
+    static func deskFrame(_ payloads: [String]) -> Frame {
+        let scale = payloads.count == 1 ? 6 : 4
+        let codes = payloads.compactMap { QRCodeImage.frame($0, scale: scale) }
+        var frame = Frame(width: 1280, height: 720, bytes: [UInt8](repeating: 0x5A, count: 1280 * 720))
+        let gap = 24
+        let total = codes.reduce(0) { $0 + $1.width } + gap * (codes.count - 1)
+        var x = max(0, (1280 - total) / 2)
+        for code in codes {
+            frame = overlay(code, on: frame, x: x, y: (720 - code.height) / 2)
+            x += code.width + gap
+        }
+        return frame
+    }
+
+    static func overlay(_ code: Frame, on frame: Frame, x: Int, y: Int) -> Frame {
+        var bytes = frame.bytes
+        for row in 0..<code.height where y + row < frame.height {
+            for column in 0..<code.width where x + column < frame.width {
+                bytes[(y + row) * frame.width + x + column] = code[column, row]
+            }
+        }
+        return Frame(width: frame.width, height: frame.height, bytes: bytes)
+    }
+
+    static func hexKey(_ text: String) -> [UInt8]? {
+        guard text.count % 2 == 0, text.allSatisfy(\.isHexDigit) else { return nil }
+        var bytes: [UInt8] = []
+        var index = text.startIndex
+        while index < text.endIndex {
+            let next = text.index(index, offsetBy: 2)
+            bytes.append(UInt8(text[index..<next], radix: 16)!)
+            index = next
+        }
+        return bytes
+    }
+}
