@@ -24,9 +24,11 @@ let package = Package(
         .target(name: "Reader", dependencies: ["Imaging", "CZBar", "CTesseract", "CLeptonica"]),
         .target(name: "Camera", dependencies: ["Imaging", "Durable", "CV4L2"]),
         .target(name: "Register", dependencies: ["CSQLite", "COpenSSL", "Durable"]),
-        .target(name: "Companion", dependencies: ["Reader", "Camera", "Register", "COpenSSL"]),
+        .target(name: "Serials", dependencies: ["Reader"]),
+        .target(name: "Companion", dependencies: ["Reader", "Camera", "Register", "Serials", "COpenSSL"]),
         .target(name: "Shell", dependencies: ["Companion", "Reader", "Camera", "Register", "Imaging"]),
-        .executableTarget(name: "fieldrig", dependencies: ["Reader", "Imaging", "Camera", "Register", "Durable", "Companion", "Shell"]),
+        .executableTarget(
+            name: "fieldrig", dependencies: ["Reader", "Imaging", "Camera", "Register", "Durable", "Companion", "Shell", "Serials"]),
         // A user-space V4L2 device (FUSE) for testing the V4L2 camera without hardware.
         .executableTarget(
             name: "fake-v4l2", path: "Devices/fake-v4l2", exclude: ["README.md"],
@@ -36,6 +38,7 @@ let package = Package(
         .testTarget(name: "ReaderTests", dependencies: ["Reader", "Imaging"]),
         .testTarget(name: "CameraTests", dependencies: ["Camera", "Imaging", "fake-v4l2"]),
         .testTarget(name: "RegisterTests", dependencies: ["Register"]),
+        .testTarget(name: "SerialsTests", dependencies: ["Serials", "Reader", "Imaging"]),
         .testTarget(name: "CompanionTests", dependencies: ["Companion", "Reader", "Camera", "Register", "Imaging", "Shell"]),
         .testTarget(name: "fieldrigTests", dependencies: ["fieldrig"]),
     ]

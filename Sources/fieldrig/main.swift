@@ -7,9 +7,9 @@ import Reader
 
 /// Every subcommand, in the order the overview lists them.
 let commands: [any Command.Type] = [
-    ReadCommand.self, LiveCommand.self, CamerasCommand.self, RecordCommand.self, RegisterCommand.self, TagCommand.self,
+    ReadCommand.self, SerialCommand.self, LiveCommand.self, CamerasCommand.self, RecordCommand.self, RegisterCommand.self, TagCommand.self,
     CrashRegisterCommand.self, BenchReadCommand.self,
-    BenchCamerasCommand.self, BenchRegisterCommand.self, BenchScanCommand.self,
+    BenchCamerasCommand.self, BenchRegisterCommand.self, BenchScanCommand.self, BenchSerialsCommand.self,
 ]
 
 let overview = """

@@ -58,7 +58,7 @@ struct RealFramesTests {
         let offer = try #require(d.sheet.offer)
         let values = offer.values.map(\.value)
         #expect(values.first == "7XK2M93")
-        for line in ["DELL Latitude 5420", "Service Tag (S/N): 7XK2M93", "Express Service Code: 16451209719"] {
+        for line in ["DELL Latitude 5420", "Service Tag (S/N): 7XK2M93", "Express Service Code: 17266574631"] {
             #expect(values.contains(line), "\(values)")
         }
         #expect(d.sheet.screen.routes.isEmpty)

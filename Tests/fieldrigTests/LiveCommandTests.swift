@@ -33,3 +33,27 @@ struct LiveCommandTests {
         #expect(try fieldrig("tag", "make", "MF-0004", "--register-id", "REG-4F2A", "--key", "abc").status == 2)
     }
 }
+
+@Suite("fieldrig serial and bench serials")
+struct SerialCommandTests {
+    @Test("serial --json prints one object per image with the candidates' fields")
+    func json() throws {
+        let run = try fieldrig("serial", "--json", "Devices/labels/disagree-swap.png", "Devices/labels/ups-ean.png")
+        #expect(run.status == 0)
+        let lines = run.stdout.split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(
+            lines[0]
+                == #"{"file": "Devices/labels/disagree-swap.png", "candidates": [{"value": "9Q4TR63", "where": ["printed line 2"], "evidence": "text", "disagreesWith": ["9Q4TR36"]}, {"value": "9Q4TR36", "where": ["CODE-39 barcode"], "evidence": "barcode", "disagreesWith": ["9Q4TR63"]}]}"#
+        )
+        #expect(lines[1].contains(#""value": "AS2107123456""#) && lines[1].contains(#""evidence": "agree""#))
+    }
+
+    @Test("bench serials reports the list over the label fixtures: on the list, first, short, disagreements shown")
+    func bench() throws {
+        let run = try fieldrig("bench", "serials")
+        #expect(run.status == 0)
+        #expect(run.stdout.hasPrefix("21 labels: true serial on the list 100.0%, first 100.0%, mean list length 1.10\n"))
+        #expect(run.stdout.contains("planted disagreements shown as one: 2 of 2"))
+    }
+}

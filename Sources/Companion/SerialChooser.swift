@@ -1,0 +1,153 @@
+import Camera
+import Reader
+import Serials
+
+/// "Photograph a serial instead" (SERIAL-1..8): the read settles by itself, the chooser comes up on
+/// its own, the person taps the serial, and only USE THIS SERIAL applies it.
+public struct SerialChooser: Sendable, Hashable {
+    public enum Phase: Sendable, Hashable {
+        /// The camera is reading; values settle over the window (no box to tap: SERIAL-4).
+        case reading
+        /// The chooser is up, with its rows; `chosen` is the row tapped, if any.
+        case choosing(rows: [SerialCandidate], chosen: Int?)
+        /// Nothing was read at all: straight through to typing it by hand (SERIAL-8).
+        case typingByHand
+        /// The person confirmed this value; it is applied (SERIAL-1, SERIAL-6).
+        case used(String)
+        /// Cancelled: the scanner is re-armed (SERIAL-7).
+        case cancelled
+    }
+
+    public enum Event: Sendable, Hashable {
+        case opened
+        case cameraStarted
+        case cameraFailed(CameraTrouble)
+        case frameRead([Reading], at: Duration)
+        case clock(Duration)
+        case tapRow(Int)
+        case tapUse
+        case tapScanAgain
+        case tapCancel
+    }
+
+    public enum Effect: Sendable, Hashable {
+        case startCamera(CameraSetup)
+        case stopCamera
+        /// Apply the confirmed serial to the field it fills.
+        case useSerial(String)
+        case openTypingByHand
+        /// Back to the scan sheet, its scanner re-armed.
+        case rearmScanner
+        case log(String)
+    }
+
+    /// One row of the chooser: the value large, where it was read underneath. No scores.
+    public struct Row: Sendable, Hashable {
+        public var value: String
+        public var detail: String
+    }
+
+    public private(set) var phase: Phase = .reading
+    public private(set) var camera: ScanSheet.CameraState = .starting
+    public private(set) var settling: Settling? = nil
+    /// When the camera's first frame came, for telling "nothing read at all".
+    public private(set) var readingSince: Duration? = nil
+    public let window: Duration
+
+    /// With frames coming and nothing read for this long, it goes straight to typing by hand.
+    public var nothingReadAfter: Duration { window * 3 }
+
+    public init(window: Duration = ScanContext.defaultSettleWindow) { self.window = window }
+
+    /// The chooser's title and line, when it is up.
+    public var title: String? { if case .choosing = phase { Copy.chooserTitle } else { nil } }
+    public var line: String? { if case .choosing = phase { Copy.chooserLine } else { nil } }
+
+    /// The rows, as the person sees them.
+    public var rows: [Row] {
+        guard case .choosing(let candidates, _) = phase else { return [] }
+        return candidates.map { candidate in
+            var detail = candidate.whereRead.joined(separator: " and ")
+            if candidate.evidence == .agree { detail += ": they agree" }
+            if !candidate.disagreesWith.isEmpty { detail += ": disagrees with \(candidate.disagreesWith.joined(separator: ", "))" }
+            return Row(value: candidate.value, detail: detail)
+        }
+    }
+
+    /// The confirm button: "USE THIS SERIAL" with the chosen value under it; nil until a row is tapped.
+    public var useButton: (title: String, value: String)? {
+        guard case .choosing(let candidates, let chosen?) = phase else { return nil }
+        return (Copy.useThisSerial, candidates[chosen].value)
+    }
+
+    /// The toolbar's buttons while the chooser is up.
+    public var toolbar: [String] { if case .choosing = phase { [Copy.scanAgain, Copy.cancel] } else { [Copy.cancel] } }
+
+    public mutating func handle(_ event: Event) -> [Effect] {
+        switch event {
+        case .opened:
+            phase = .reading
+            camera = .starting
+            return [.startCamera(.label)]
+        case .cameraStarted:
+            camera = .ready
+            return []
+        case .cameraFailed(let trouble):
+            camera = .trouble(trouble)
+            settling = nil
+            if case .stopped(let reason) = trouble { return [.log("serial camera stopped: \(reason)")] }
+            return []
+        case .frameRead(let readings, let now):
+            guard phase == .reading, camera == .ready else { return [] }
+            if readingSince == nil { readingSince = now }
+            if !readings.isEmpty {
+                if settling == nil { settling = Settling(startedAt: now) }
+                settling!.add(readings)
+            }
+            return settle(now)
+        case .clock(let now):
+            return phase == .reading ? settle(now) : []
+        case .tapRow(let index):
+            guard case .choosing(let candidates, _) = phase, candidates.indices.contains(index) else { return [] }
+            phase = .choosing(rows: candidates, chosen: index)
+            return []
+        case .tapUse:
+            guard let use = useButton else { return [] }
+            phase = .used(use.value)
+            return [.stopCamera, .useSerial(use.value)]
+        case .tapScanAgain:
+            guard case .choosing = phase else { return [] }
+            phase = .reading
+            settling = nil
+            readingSince = nil
+            return []
+        case .tapCancel:
+            guard phase != .cancelled else { return [] }
+            phase = .cancelled
+            settling = nil
+            return [.stopCamera, .rearmScanner]
+        }
+    }
+
+    private mutating func settle(_ now: Duration) -> [Effect] {
+        if settling == nil, let since = readingSince, now - since >= nothingReadAfter {
+            phase = .typingByHand
+            return [.stopCamera, .openTypingByHand]
+        }
+        guard let collected = settling, collected.isSettled(at: now, window: window) else { return [] }
+        settling = nil
+        let readings = collected.values.flatMap { value in
+            value.whereRead.map { place in
+                SerialReading(value: value.value, symbology: place.hasSuffix(" barcode") ? String(place.dropLast(8)) : nil, place: place)
+            }
+        }
+        let candidates = SerialExtractor.candidates(readings)
+        if candidates.isEmpty {
+            phase = .typingByHand
+            return [.stopCamera, .openTypingByHand]
+        }
+        // One candidate still goes through the chooser: confirming is the cheap half-second.
+        phase = .choosing(rows: candidates, chosen: nil)
+        return []
+    }
+}

@@ -1,0 +1,236 @@
+import Reader
+
+/// The keywords of a printed line, and the values they name.
+enum Keywords {
+    enum Kind { case serial, expressServiceCode, other, none }
+
+    struct Field {
+        var kind: Kind
+        var value: String
+    }
+
+    /// Keywords as token sequences (upper case, trailing ':' '.' '#' removed), longest first.
+    static let table: [(tokens: [String], kind: Kind)] = {
+        let serial = [
+            "SERIAL NUMBER", "SERIAL NO", "SERIAL NR", "SERIAL #", "SER NO", "SER", "SERIAL", "SERVICE TAG", "S/N", "5/N", "SIN", "S/IN",
+            "SN",
+            "5N", "S N", "(S)", "(21)", "S-N", "SNR",
+        ]
+        let esc = ["EXPRESS SERVICE CODE", "EXP SERVICE CODE", "ESC"]
+        let other = [
+            "P/N", "PN", "PIN", "P/IN", "PART NUMBER", "PART NO", "PART", "DP/N", "PID", "MODEL NO", "MODEL NUMBER", "MODEL", "MTM", "M/T",
+            "MT",
+            "TYPE", "REV", "VID", "MAC ADDRESS", "MAC", "IMEI", "MEID", "UPC", "EAN", "FCC ID", "FCC", "EMC", "(01)", "(10)", "(17)",
+            "(11)",
+            "ASSET TAG", "ASSET", "PROPERTY OF", "LOT NO", "LOT", "MFG DATE", "DATE", "PRODUCT NO", "PRODUCT", "SKU", "HW", "FW", "VERSION",
+            "INPUT", "OUTPUT", "CT", "CODE",
+        ]
+        let all = serial.map { ($0, Kind.serial) } + esc.map { ($0, Kind.expressServiceCode) } + other.map { ($0, Kind.other) }
+        return all.map { (tokens: $0.0.split(separator: " ").map(String.init), kind: $0.1) }.sorted { $0.tokens.count > $1.tokens.count }
+    }()
+
+    static func normalise(_ token: Substring) -> String {
+        var t = token.uppercased()
+        while let last = t.last, ":.#,;".contains(last) { t.removeLast() }
+        return t
+    }
+
+    /// The line split into fields at its keywords; a line with none is one field of kind `none`.
+    static func fields(in line: String) -> [Field] {
+        let raw = line.split(whereSeparator: \.isWhitespace)
+        let tokens = raw.map(normalise)
+        var fields: [Field] = []
+        var current: Kind? = nil
+        var value: [Substring] = []
+        var i = 0
+        func close() {
+            let text = value.joined(separator: " ").trimmingCharacters(in: " :.#()")
+            if let current {
+                if !text.isEmpty || current != .none { fields.append(Field(kind: current, value: text)) }
+            } else if !text.isEmpty {
+                fields.append(Field(kind: .none, value: text))
+            }
+            value = []
+        }
+        while i < tokens.count {
+            // Keywords may be glued to their value: "S/N:7XK2M93".
+            if let match = table.first(where: { keyword in
+                i + keyword.tokens.count <= tokens.count && Array(tokens[i..<i + keyword.tokens.count]) == keyword.tokens
+            }) {
+                // "Service Tag (S/N):" is one serial keyword; consecutive keywords merge into the stronger.
+                if value.isEmpty, let kind = current, kind == .serial || match.kind == .serial {
+                    current = kind == .serial ? kind : match.kind
+                } else {
+                    close()
+                    current = match.kind
+                }
+                i += match.tokens.count
+                continue
+            }
+            if let colon = raw[i].firstIndex(of: ":"), colon != raw[i].index(before: raw[i].endIndex) {
+                let head = normalise(raw[i][..<colon])
+                if let match = table.first(where: { $0.tokens == [head] }) {
+                    close()
+                    current = match.kind
+                    value.append(raw[i][raw[i].index(after: colon)...])
+                    i += 1
+                    continue
+                }
+            }
+            value.append(raw[i])
+            i += 1
+        }
+        close()
+        return fields
+    }
+}
+
+extension String {
+    func trimmingCharacters(in set: String) -> String {
+        let chars = Set(set)
+        var s = Substring(self)
+        while let f = s.first, chars.contains(f) { s = s.dropFirst() }
+        while let l = s.last, chars.contains(l) { s = s.dropLast() }
+        return String(s)
+    }
+}
+
+/// Judging single values.
+enum Tokens {
+    /// The first token of a field's value that could be a serial, upper-cased.
+    static func serialToken(_ value: String) -> String? {
+        for token in value.split(separator: " ") {
+            let t = String(token).trimmingCharacters(in: ":.,;()#*\"'").uppercased()
+            if t.count >= 4, t.count <= 24, t.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }),
+                t.contains(where: { $0.isLetter || $0.isNumber })
+            {
+                return t
+            }
+        }
+        return nil
+    }
+
+    /// A value that could be a serial on its own: 5 to 24 letters and digits (and dashes), with a
+    /// digit, and not a product code, IMEI, MAC address or date.
+    static func looksLikeSerial(_ value: String) -> Bool {
+        value.count >= 5 && value.count <= 24 && value.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") })
+            && value.contains(where: \.isNumber) && !NotSerial.check(value) && !value.hasPrefix("http")
+    }
+
+    /// OCR confusions undone where a specific vendor format fixes the class of a position.
+    static func correctByGrammar(_ value: String) -> String {
+        for grammar in Grammar.known where grammar.isSpecific {
+            if let fixed = grammar.fit(value) { return fixed }
+        }
+        return value
+    }
+
+    /// Whether two values look like the same field: the same length, differing in at most two places.
+    static func sameField(_ a: String, _ b: String) -> Bool {
+        let x = Array(OCRConfusion.fold(a))
+        let y = Array(OCRConfusion.fold(b))
+        guard x.count == y.count, x.count >= 5 else { return false }
+        let differences = zip(x, y).filter { $0 != $1 }.count
+        return differences > 0 && differences <= 2
+    }
+
+    /// A Dell service tag in base 36, as decimal: its Express Service Code.
+    static func base36(_ value: String) -> String? {
+        guard value.count <= 12 else { return nil }
+        var n: UInt64 = 0
+        for ch in value.uppercased() {
+            guard let d = ch.wholeNumberValue ?? (ch.isASCII && ch.isLetter ? Int(ch.asciiValue! - 55) : nil), d < 36 else { return nil }
+            n = n * 36 + UInt64(d)
+        }
+        return String(n)
+    }
+
+    /// The service tag an Express Service Code proves: `value` itself, or `value` with one OCR
+    /// confusion undone; nil when neither matches.
+    static func matchESC(_ value: String, _ esc: String) -> String? {
+        if base36(value) == esc { return value }
+        let chars = Array(value)
+        for i in chars.indices {
+            for pair in OCRConfusion.pairs {
+                for (from, to) in [(pair.letter, pair.digit), (pair.digit, pair.letter)] where chars[i] == from {
+                    var fixed = chars
+                    fixed[i] = to
+                    if base36(String(fixed)) == esc { return String(fixed) }
+                }
+            }
+        }
+        return nil
+    }
+}
+
+/// What a barcode's data says the serial could be.
+enum Barcodes {
+    static func serialValues(_ data: String, symbology: String) -> [String] {
+        if ["EAN-13", "EAN-8", "UPC-A", "UPC-E", "ISBN-10", "ISBN-13"].contains(symbology) { return [] }
+        if data.hasPrefix("MFST-") { return [] }
+        if let gs1 = gs1Serial(data) { return gs1.isEmpty ? [] : [gs1] }
+        if symbology == "QR-Code" { return qrSerials(data) }
+        if data.hasPrefix("1P") || data.hasPrefix("30P") { return [] }  // MH10.8.2 part numbers
+        if data.hasPrefix("1S"), data.count > 3 {
+            let rest = String(data.dropFirst(2))
+            // Lenovo: 1S + the 10-character machine type and model + the 8-character serial.
+            if rest.count == 18 { return [String(rest.suffix(8))] }
+            return Tokens.looksLikeSerial(rest) ? [rest] : []
+        }
+        if data.hasPrefix("S"), data.count > 6 {
+            let rest = String(data.dropFirst())
+            let fitsRest = Grammar.known.contains { $0.isSpecific && $0.fit(rest) == rest }
+            let fitsWhole = Grammar.known.contains { $0.isSpecific && $0.fit(data) == data }
+            if fitsRest && !fitsWhole { return [rest] }
+        }
+        // A barcode is exact: a value of letters only (a Dell tag can be) is still one.
+        return Tokens.looksLikeSerial(data) || (data.count >= 6 && data.count <= 20 && data.allSatisfy { $0.isASCII && $0.isLetter })
+            ? [data] : []
+    }
+
+    /// The GS1 serial (AI 21) of GS1 element strings; "" for GS1 data without one; nil for data
+    /// that is not GS1 (it must open with AI 01 and a valid GTIN, or with the ]C1 marker).
+    static func gs1Serial(_ data: String) -> String? {
+        var rest = Substring(data)
+        if rest.hasPrefix("]C1") || rest.hasPrefix("]Q3") {
+            rest = rest.dropFirst(3)
+        } else {
+            guard rest.hasPrefix("01"), rest.count >= 16, NotSerial.isGTIN(String(rest.dropFirst(2).prefix(14))) else { return nil }
+        }
+        let fixed: [String: Int] = ["00": 18, "01": 14, "02": 14, "11": 6, "12": 6, "13": 6, "15": 6, "16": 6, "17": 6, "20": 2]
+        while !rest.isEmpty {
+            while rest.first == "\u{1D}" { rest = rest.dropFirst() }
+            let ai = String(rest.prefix(2))
+            rest = rest.dropFirst(2)
+            if let length = fixed[ai] {
+                rest = rest.dropFirst(length)
+                continue
+            }
+            // Variable length (and three- or four-digit AIs, whose value ends the same way): up to
+            // the group separator, or the end.
+            let end = rest.firstIndex(of: "\u{1D}") ?? rest.endIndex
+            let value = String(rest[..<end])
+            if ai == "21" { return value }
+            rest = rest[end...]
+        }
+        return ""
+    }
+
+    /// Serials in a QR code: a labelled field in its text, or a serial parameter of a URL.
+    static func qrSerials(_ data: String) -> [String] {
+        if data.lowercased().hasPrefix("http") {
+            guard let query = data.split(separator: "?", maxSplits: 1).dropFirst().first else { return [] }
+            for pair in query.split(separator: "&") {
+                let kv = pair.split(separator: "=", maxSplits: 1)
+                if kv.count == 2, ["sn", "serial", "s"].contains(kv[0].lowercased()), Tokens.looksLikeSerial(String(kv[1])) {
+                    return [String(kv[1])]
+                }
+            }
+            return []
+        }
+        let lines = data.split(whereSeparator: { "\n;|".contains($0) }).map(String.init)
+        let serials = lines.flatMap { Keywords.fields(in: $0) }.filter { $0.kind == .serial }.compactMap { Tokens.serialToken($0.value) }
+        if !serials.isEmpty { return serials }
+        return lines.count == 1 && Tokens.looksLikeSerial(data) ? [data] : []
+    }
+}

@@ -1,0 +1,121 @@
+import Reader
+
+/// What a position of a serial may hold, where a vendor's format fixes it.
+enum CharClass {
+    case digit, letter, any
+
+    /// `ch` corrected to this class through an OCR confusion, or itself when it fits or cannot.
+    func correct(_ ch: Character) -> Character {
+        switch self {
+        case .digit where ch.isLetter: return OCRConfusion.pairs.first { $0.letter == ch }?.digit ?? ch
+        case .letter where ch.isNumber: return OCRConfusion.pairs.first { $0.digit == ch && $0.letter != "D" }?.letter ?? ch
+        default: return ch
+        }
+    }
+
+    func accepts(_ ch: Character) -> Bool {
+        switch self {
+        case .digit: return ch.isASCII && ch.isNumber
+        case .letter: return ch.isASCII && ch.isLetter
+        case .any: return ch.isASCII && (ch.isLetter || ch.isNumber)
+        }
+    }
+}
+
+/// A vendor's serial format: a length, where it fixes them the class of each position, and where
+/// the vendor's codes are known, the prefixes a serial starts with (Cisco's factories).
+struct Grammar {
+    let vendor: String
+    let pattern: [CharClass]
+    /// Known prefixes; a value fits only if it starts with one (after correction).
+    let prefixes: [String]
+    /// Whether a value that fits only this loosely (all positions `any`) counts as a match.
+    var isSpecific: Bool { pattern.contains { $0 != .any } }
+
+    /// `value` with OCR confusions undone where a position's class is fixed; nil if it cannot fit.
+    /// A digit read where a letter must be may stand for more than one letter (1: I or L; 0: O or
+    /// D): with known prefixes, the reading that gives a known prefix is taken.
+    func fit(_ value: String) -> String? {
+        let chars = Array(value.uppercased())
+        guard chars.count == pattern.count else { return nil }
+        let corrected = zip(chars, pattern).map { $1.correct($0) }
+        guard zip(corrected, pattern).allSatisfy({ $1.accepts($0) }) else { return nil }
+        guard !prefixes.isEmpty else { return String(corrected) }
+        let candidates = prefixes.filter { prefix in
+            zip(prefix, chars).allSatisfy { want, got in want == got || OCRConfusion.fold(String(want)) == OCRConfusion.fold(String(got)) }
+        }
+        guard let prefix = candidates.first(where: { String(corrected).hasPrefix($0) }) ?? candidates.first else { return nil }
+        return prefix + String(corrected.dropFirst(prefix.count))
+    }
+
+    static func parse(_ vendor: String, _ text: String, prefixes: [String] = []) -> Grammar {
+        Grammar(vendor: vendor, pattern: text.map { $0 == "9" ? .digit : $0 == "A" ? .letter : .any }, prefixes: prefixes)
+    }
+
+    /// The formats the extractor knows, most specific first. In the patterns, 9 is a digit, A a
+    /// letter and x anything.
+    static let known: [Grammar] = [
+        // Cisco: factory (3 letters), year since 1996 (2 digits), week (2 digits), 4-character base-34 tail.
+        parse(
+            "Cisco", "AAA9999xxxx",
+            prefixes: [
+                "FOC", "FDO", "FTX", "FCW", "FGL", "FXS", "JAE", "JAD", "JMX", "JPE", "SAL", "SMC", "SMG", "CAT", "TAU", "TBM", "CSJ",
+                "FJC", "FVH", "FCZ", "KWC", "AZS", "PSZ", "FNS",
+            ]),
+        // HP: site (3), year (1 digit), week (2 digits), sequence (4).
+        parse("HP", "xxx999xxxx"),
+        // Apple, 2010 to 2020: plant (3), year (1 letter), week (1), unique (3), model (4).
+        parse(
+            "Apple", "xxxAxxxxxxxx",
+            prefixes: ["C02", "C07", "C17", "C1M", "C39", "D25", "DMP", "DMQ", "DLX", "F4K", "F5K", "FK1", "FVF", "G8W", "W8", "VM"]),
+        // Apple before 2010: 11 characters.
+        parse("Apple", "xx9xxxxxxxx"),
+        // Apple from 2021: 10 random characters.
+        parse("Apple", "xxxxxxxxxx"),
+        // Lenovo PCs: 8 characters, starting with two letters.
+        parse("Lenovo", "AAxxxxxx"),
+        // Dell service tags: 7 characters.
+        parse("Dell", "xxxxxxx"),
+    ]
+}
+
+/// Checks on values that are something other than a serial.
+enum NotSerial {
+    /// EAN-13, UPC-A, EAN-8 and GTIN-14 numbers with a valid check digit.
+    static func isGTIN(_ value: String) -> Bool {
+        guard [8, 12, 13, 14].contains(value.count), value.allSatisfy(\.isNumber) else { return false }
+        let digits = value.compactMap(\.wholeNumberValue)
+        let body = digits.dropLast().reversed()
+        let sum = body.enumerated().reduce(0) { $0 + $1.element * ($1.offset % 2 == 0 ? 3 : 1) }
+        return (10 - sum % 10) % 10 == digits.last!
+    }
+
+    /// A 15-digit IMEI with a valid Luhn check digit.
+    static func isIMEI(_ value: String) -> Bool {
+        guard value.count == 15, value.allSatisfy(\.isNumber) else { return false }
+        let digits = value.compactMap(\.wholeNumberValue)
+        let sum = digits.reversed().enumerated().reduce(0) { total, item in
+            let d = item.offset % 2 == 1 ? item.element * 2 : item.element
+            return total + (d > 9 ? d - 9 : d)
+        }
+        return sum % 10 == 0
+    }
+
+    /// A MAC address written as one: 12 hex digits in pairs separated by ':' or '-' (a bare run
+    /// of 12 hex digits could as well be a serial, and is judged by its keyword instead).
+    static func isMAC(_ value: String) -> Bool {
+        let groups = value.split(whereSeparator: { $0 == ":" || $0 == "-" })
+        return groups.count == 6 && groups.allSatisfy { $0.count == 2 && $0.allSatisfy(\.isHexDigit) }
+    }
+
+    /// A date: 2026-11-30, 30/11/2026, 2026.11, 202611.
+    static func isDate(_ value: String) -> Bool {
+        let parts = value.split(whereSeparator: { "-/.".contains($0) })
+        if parts.count >= 2, parts.allSatisfy({ $0.allSatisfy(\.isNumber) }), parts.contains(where: { $0.count == 4 }) { return true }
+        return false
+    }
+
+    static func check(_ value: String) -> Bool {
+        isGTIN(value) || isIMEI(value) || isMAC(value) || isDate(value)
+    }
+}

@@ -1,0 +1,170 @@
+import Reader
+
+/// How a candidate is backed: a barcode and the print agree, or only one of them read it.
+public enum Evidence: String, Sendable, Hashable {
+    case agree, barcode, text
+}
+
+/// A value that might be the serial, with where it was read. Evidence, not scores: nothing here
+/// is a number for the person (SERIAL-5).
+public struct SerialCandidate: Sendable, Hashable {
+    public var value: String
+    /// Which barcode, which printed line: "CODE-128 barcode", "printed line 2".
+    public var whereRead: [String]
+    public var evidence: Evidence
+    /// The values that look like the same field but differ (SERIAL-3): both are shown, each
+    /// saying it disagrees with the other.
+    public var disagreesWith: [String]
+}
+
+/// One reading for the extractor: a value and where it came from.
+public struct SerialReading: Sendable, Hashable {
+    public var value: String
+    /// The barcode's symbology, or nil for printed text.
+    public var symbology: String?
+    /// "CODE-128 barcode" or "printed line 2".
+    public var place: String
+
+    public init(value: String, symbology: String?, place: String) {
+        self.value = value
+        self.symbology = symbology
+        self.place = place
+    }
+
+    public init(_ reading: Reading) {
+        value = reading.value
+        if case .barcode(let symbology) = reading.source { self.symbology = symbology } else { symbology = nil }
+        place = reading.whereRead.components(separatedBy: " at ").first!
+    }
+
+    public var isBarcode: Bool { symbology != nil }
+}
+
+/// Proposes the serial candidates of one settled set of readings (SERIAL-2, SERIAL-3).
+///
+/// It knows the keywords that name a serial (allowing for OCR garbling: S/N, SN, SIN, 5/N,
+/// Serial No., (S), Service Tag, ...) and those that name something else (P/N, PID, MODEL, MTM,
+/// REV, VID, MAC, IMEI, UPC, EAN, FCC ID, ...); vendor formats (Apple, Dell with its Express
+/// Service Code, HP, Lenovo with its 1S barcode, Cisco); structured barcodes (GS1 AI 21 and 01,
+/// ANSI MH10.8.2 S, 1S, P, 1P); values that are something else by their check digits or shape
+/// (EAN/UPC, IMEI, MAC, dates). OCR confusions are undone only where a vendor format fixes a
+/// position's class, and a barcode and a printed line that match after that agree. The order puts
+/// agreement first; where a barcode and a labelled printed value look like the same field but
+/// differ, both are listed, next to each other, each naming the other.
+public enum SerialExtractor {
+    public static func candidates(_ readings: [SerialReading]) -> [SerialCandidate] {
+        var pool = Pool()
+        var excluded = Set<String>()  // folded values named as something else
+        var escs: [String] = []
+        // Printed lines first: their keywords say what the barcodes' values are not.
+        for reading in readings where !reading.isBarcode {
+            for field in Keywords.fields(in: reading.value) {
+                switch field.kind {
+                case .serial:
+                    guard let value = Tokens.serialToken(field.value) else { continue }
+                    pool.add(Tokens.correctByGrammar(value), place: reading.place, source: .labelledText)
+                case .expressServiceCode:
+                    escs.append(field.value.filter(\.isNumber))
+                case .other:
+                    for token in field.value.split(separator: " ") { excluded.insert(OCRConfusion.fold(String(token))) }
+                case .none:
+                    // An unlabelled token on its own line is evidence only if a barcode agrees.
+                    for token in field.value.split(separator: " ") where Tokens.looksLikeSerial(String(token)) {
+                        pool.add(String(token), place: reading.place, source: .unlabelledText)
+                    }
+                }
+            }
+        }
+        let labelled = Set(pool.entries.filter { $0.value.sources.contains(.labelledText) }.keys)
+        for reading in readings where reading.isBarcode {
+            for var value in Barcodes.serialValues(reading.value, symbology: reading.symbology!)
+            where !excluded.contains(OCRConfusion.fold(value)) {
+                // A bare S data identifier before a serial the print names: the serial is the rest.
+                if value.hasPrefix("S"), !labelled.contains(OCRConfusion.fold(value)),
+                    labelled.contains(OCRConfusion.fold(String(value.dropFirst())))
+                {
+                    value.removeFirst()
+                }
+                pool.add(value, place: reading.place, source: .barcode)
+            }
+        }
+        return pool.result(expressServiceCodes: escs)
+    }
+
+    /// The candidates of the readings of a frame or a settled window.
+    public static func candidates(from readings: [Reading]) -> [SerialCandidate] {
+        candidates(readings.map(SerialReading.init))
+    }
+}
+
+/// The values seen, merged by their OCR-folded form.
+struct Pool {
+    enum Source: Hashable { case barcode, labelledText, unlabelledText }
+
+    struct Entry {
+        var barcodeValue: String?
+        var textValue: String?
+        var places: [String] = []
+        var sources: Set<Source> = []
+        var order: Int
+    }
+
+    var entries: [String: Entry] = [:]
+    var next = 0
+
+    mutating func add(_ value: String, place: String, source: Source) {
+        let key = OCRConfusion.fold(value)
+        var entry = entries[key] ?? Entry(order: next)
+        if entries[key] == nil { next += 1 }
+        if source == .barcode { entry.barcodeValue = entry.barcodeValue ?? value } else { entry.textValue = entry.textValue ?? value }
+        if !entry.places.contains(place) { entry.places.append(place) }
+        entry.sources.insert(source)
+        entries[key] = entry
+    }
+
+    func result(expressServiceCodes: [String]) -> [SerialCandidate] {
+        struct Ranked {
+            var candidate: SerialCandidate
+            var tier: Int
+            var order: Int
+        }
+        var ranked: [Ranked] = []
+        for (_, entry) in entries {
+            let fromBarcode = entry.sources.contains(.barcode)
+            let labelled = entry.sources.contains(.labelledText)
+            let unlabelled = entry.sources.contains(.unlabelledText)
+            // Unlabelled print alone is not a candidate: it only backs a barcode.
+            guard fromBarcode || labelled else { continue }
+            let evidence: Evidence = fromBarcode && (labelled || unlabelled) ? .agree : fromBarcode ? .barcode : .text
+            // A barcode is exact, so its value wins when the two agree after OCR folding.
+            var value = entry.barcodeValue ?? entry.textValue!
+            if !fromBarcode, let esc = expressServiceCodes.first, let fixed = Tokens.matchESC(value, esc) { value = fixed }
+            let confirmedByESC = expressServiceCodes.contains { Tokens.base36(value) == $0 }
+            let tier: Int
+            switch (evidence, labelled) {
+            case (.agree, true): tier = 0
+            case (.agree, false): tier = confirmedByESC ? 0 : 1
+            case (.text, _): tier = confirmedByESC ? 1 : 2
+            default: tier = Grammar.known.contains { $0.isSpecific && $0.fit(value) == value } ? 3 : 4
+            }
+            ranked.append(
+                Ranked(
+                    candidate: SerialCandidate(value: value, whereRead: entry.places, evidence: evidence, disagreesWith: []), tier: tier,
+                    order: entry.order))
+        }
+        // A labelled printed value and a barcode that look like the same field but differ.
+        for i in ranked.indices where ranked[i].candidate.evidence == .text {
+            for j in ranked.indices where ranked[j].candidate.evidence == .barcode {
+                if Tokens.sameField(ranked[i].candidate.value, ranked[j].candidate.value) {
+                    ranked[i].candidate.disagreesWith.append(ranked[j].candidate.value)
+                    ranked[j].candidate.disagreesWith.append(ranked[i].candidate.value)
+                    ranked[j].tier = ranked[i].tier  // shown beside it, never buried below
+                }
+            }
+        }
+        ranked.sort {
+            ($0.tier, $0.candidate.evidence == .barcode ? 1 : 0, $0.order) < ($1.tier, $1.candidate.evidence == .barcode ? 1 : 0, $1.order)
+        }
+        return ranked.map(\.candidate)
+    }
+}

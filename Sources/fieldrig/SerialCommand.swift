@@ -1,0 +1,78 @@
+import Foundation
+import Imaging
+import Reader
+import Serials
+
+/// `fieldrig serial`: the serial chooser as the person would see it.
+enum SerialCommand: Command {
+    static let name = ["serial"]
+    static let summary = "read label images and show the serial chooser's candidates"
+    static let help = """
+        Usage: fieldrig serial [--json] FILE...
+
+        Reads each label image (barcodes and print in one pass) and prints the serial chooser as
+        the person would see it: "Which one is the serial?", then each candidate with where it was
+        read and whether barcode and print agree or disagree. Agreement comes first; no scores.
+
+        Options:
+          --json       one object per image per line: {"file", "candidates": [{"value", "where",
+                       "evidence": "agree" | "barcode" | "text", "disagreesWith"}]}
+          -h, --help   this help
+
+        Exit codes: 0 every file was read, 1 a file could not be read, 2 wrong usage.
+        """
+
+    static func run(_ arguments: [String]) throws -> Int32 {
+        let options = try Options(arguments, flags: ["--json"], values: [])
+        guard !options.positional.isEmpty else { throw UsageError("name at least one image file") }
+        var failed = false
+        try ReadCommand.readAll(options.positional, passes: .all, jobs: ProcessInfo.processInfo.activeProcessorCount) { path, outcome in
+            switch outcome {
+            case .success(let read):
+                let candidates = SerialExtractor.candidates(from: read.readings)
+                emit(options.has("--json") ? json(path, candidates) : chooser(path, candidates))
+            case .failure(let error):
+                failed = true
+                if options.has("--json") { emit(JSON.object([("file", .string(path)), ("error", .string(error.description))]).text) }
+                printError("fieldrig: \(error)")
+            }
+        }
+        return failed ? ExitCode.failure : ExitCode.success
+    }
+
+    static func chooser(_ path: String, _ candidates: [SerialCandidate]) -> String {
+        var lines = [path]
+        guard !candidates.isEmpty else {
+            return (lines + ["  Nothing was read that could be a serial: it goes straight to typing it by hand."]).joined(separator: "\n")
+        }
+        lines += ["  Which one is the serial?", "  Everything the camera read. Tap the serial."]
+        for candidate in candidates {
+            lines.append("    \(candidate.value)")
+            var detail = "      " + candidate.whereRead.joined(separator: " and ")
+            switch candidate.evidence {
+            case .agree: detail += " agree"
+            case .barcode, .text: break
+            }
+            if !candidate.disagreesWith.isEmpty { detail += "; disagrees with \(candidate.disagreesWith.joined(separator: ", "))" }
+            lines.append(detail)
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func json(_ path: String, _ candidates: [SerialCandidate]) -> String {
+        JSON.object([
+            ("file", .string(path)),
+            (
+                "candidates",
+                .array(
+                    candidates.map {
+                        .object([
+                            ("value", .string($0.value)), ("where", .array($0.whereRead.map(JSON.string))),
+                            ("evidence", .string($0.evidence.rawValue)),
+                            ("disagreesWith", .array($0.disagreesWith.map(JSON.string))),
+                        ])
+                    })
+            ),
+        ]).text
+    }
+}

@@ -1,0 +1,83 @@
+import Testing
+
+@testable import Serials
+
+func text(_ value: String, _ line: Int) -> SerialReading { SerialReading(value: value, symbology: nil, place: "printed line \(line)") }
+func code(_ value: String, _ symbology: String = "CODE-128") -> SerialReading {
+    SerialReading(value: value, symbology: symbology, place: "\(symbology) barcode")
+}
+
+@Suite("The serial extractor")
+struct ExtractorTests {
+    @Test("a barcode and the print agreeing after OCR folding make one candidate, with the barcode's exact value, read in both places")
+    func agreement() {
+        let c = SerialExtractor.candidates([text("Serial No. CO2XK1ZJJGH5", 3), code("C02XK1ZJJGH5")])
+        #expect(
+            c == [
+                SerialCandidate(
+                    value: "C02XK1ZJJGH5", whereRead: ["printed line 3", "CODE-128 barcode"], evidence: .agree, disagreesWith: [])
+            ])
+    }
+
+    @Test("a disagreement shows both, next to each other, each naming the other; the labelled print first")
+    func disagreement() {
+        let c = SerialExtractor.candidates([code("CN0KX2M1743"), text("S/N: CN0KX2M1742", 2)])
+        #expect(c.map(\.value) == ["CN0KX2M1742", "CN0KX2M1743"])
+        #expect(c.map(\.disagreesWith) == [["CN0KX2M1743"], ["CN0KX2M1742"]])
+        #expect(c.map(\.evidence) == [.text, .barcode])
+    }
+
+    @Test(
+        "the keywords of other things keep their values off the list, as text and as barcodes",
+        arguments: [
+            "P/N: 3F9W7UT#ABA", "PN: 1C7B9EA", "PID: WS-C2960X-24TS-L", "MODEL H982B", "MTM: 20XW004GUS", "MAC: 9C:3D:CF:A1:22:0B",
+            "IMEI: 354678109876543",
+        ])
+    func otherKeywords(line: String) {
+        let value = String(line.split(separator: " ", maxSplits: 1)[1])
+        #expect(SerialExtractor.candidates([text(line, 1), code(value)]).isEmpty, "\(line)")
+    }
+
+    @Test(
+        "garbled serial keywords still name the serial",
+        arguments: ["S/N:", "SN", "SIN:", "5/N:", "Serial No.", "Serial Number:", "(S)", "Service Tag:", "SER NO."])
+    func garbledKeywords(keyword: String) {
+        #expect(SerialExtractor.candidates([text("\(keyword) 5CG1234XYZ", 1)]).map(\.value) == ["5CG1234XYZ"])
+    }
+
+    @Test("product codes, IMEIs, MAC addresses, dates and URLs are not serials")
+    func notSerials() {
+        #expect(NotSerial.isGTIN("4006381333931") && NotSerial.isGTIN("731304268390") && !NotSerial.isGTIN("4006381333932"))
+        #expect(NotSerial.isIMEI("354678109876543") == (luhnValid("354678109876543")))
+        #expect(NotSerial.isMAC("9C:3D:CF:A1:22:0B") && !NotSerial.isMAC("9C3DCFA1220B"))
+        #expect(NotSerial.isDate("2021-05-15") && !NotSerial.isDate("7XK2M93"))
+        #expect(
+            SerialExtractor.candidates([code("4006381333931", "EAN-13"), code("https://assets.example.com/t/EX-1", "QR-Code")]).isEmpty)
+    }
+
+    @Test("structured barcodes: GS1 AI 21, Lenovo's 1S, a serial parameter, a labelled QR")
+    func structured() {
+        #expect(Barcodes.serialValues("010950600013435221ABC123XYZ", symbology: "CODE-128") == ["ABC123XYZ"])
+        #expect(Barcodes.serialValues("0109506000134352\u{1D}10LOT7\u{1D}21SER42", symbology: "CODE-128") == ["SER42"])
+        #expect(Barcodes.serialValues("1S20XW004GUSPF2ABCDE", symbology: "CODE-128") == ["PF2ABCDE"])
+        #expect(Barcodes.serialValues("1P20XW004GUS", symbology: "CODE-128").isEmpty)
+        #expect(Barcodes.serialValues("https://x.example/check?sn=R58R12ABCDE&lang=en", symbology: "QR-Code") == ["R58R12ABCDE"])
+        #expect(Barcodes.serialValues("SN:FOC2245X0AB;PN:73-1234", symbology: "QR-Code") == ["FOC2245X0AB"])
+    }
+
+    @Test("OCR confusions are undone only where a vendor format fixes the class")
+    func grammars() {
+        #expect(Tokens.correctByGrammar("F0C2Z45X0AB") == "FOC2245X0AB")  // Cisco: factory letters, year and week digits
+        #expect(Tokens.correctByGrammar("5CGI234XYZ") == "5CG1234XYZ")  // HP: year and week digits
+        #expect(Tokens.correctByGrammar("BD830206634") == "BD830206634")  // not a Cisco factory: left alone
+        #expect(Tokens.matchESC("7XKZM93", "17266574631") == "7XK2M93")  // the Express Service Code proves the tag
+    }
+
+    func luhnValid(_ s: String) -> Bool {
+        let d = s.compactMap(\.wholeNumberValue)
+        return d.reversed().enumerated().reduce(0) { t, x in
+            let v = x.offset % 2 == 1 ? x.element * 2 : x.element
+            return t + (v > 9 ? v - 9 : v)
+        } % 10 == 0
+    }
+}
