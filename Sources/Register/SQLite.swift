@@ -144,6 +144,38 @@ final class SQLiteConnection {
         return rows
     }
 
+    /// Calls `body` with the first two columns of every row, as text (nil for NULL): a lean path
+    /// for long results that are only counted.
+    func forEachPair(_ sql: String, _ body: (String, String?) -> Void) throws(SQLiteFailure) {
+        var statement: OpaquePointer?
+        let prepared = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
+        guard prepared == SQLITE_OK, let statement else { throw failure(prepared) }
+        defer { sqlite3_finalize(statement) }
+        while true {
+            let step = sqlite3_step(statement)
+            if step == SQLITE_DONE { break }
+            guard step == SQLITE_ROW else { throw failure(step) }
+            let first = sqlite3_column_text(statement, 0).map { String(cString: $0) } ?? ""
+            body(first, sqlite3_column_text(statement, 1).map { String(cString: $0) })
+        }
+    }
+
+    /// The first column of every row, as text: a lean path for long single-column results.
+    func strings(_ sql: String) throws(SQLiteFailure) -> [String] {
+        var statement: OpaquePointer?
+        let prepared = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
+        guard prepared == SQLITE_OK, let statement else { throw failure(prepared) }
+        defer { sqlite3_finalize(statement) }
+        var out: [String] = []
+        while true {
+            let step = sqlite3_step(statement)
+            if step == SQLITE_DONE { break }
+            guard step == SQLITE_ROW else { throw failure(step) }
+            if let text = sqlite3_column_text(statement, 0) { out.append(String(cString: text)) }
+        }
+        return out
+    }
+
     /// The rowid of the last insert on this connection.
     var lastInsertID: Int { Int(sqlite3_last_insert_rowid(handle)) }
 

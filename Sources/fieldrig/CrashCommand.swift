@@ -1,5 +1,7 @@
+import Companion
 import Foundation
 import Register
+import Shell
 
 #if canImport(Glibc)
     import Glibc
@@ -132,5 +134,134 @@ final class LineReader {
             let chunk = handle.availableData
             if chunk.isEmpty { finished = true } else { buffer.append(chunk) }
         }
+    }
+}
+
+/// `fieldrig crash queue`: kill a process that keeps, queues and uploads; "All sent" must never lie.
+enum CrashQueueCommand: Command {
+    static let name = ["crash", "queue"]
+    static let summary = "kill a process that keeps, queues and uploads photographs, and check \"All sent\" never lies"
+    static let help = """
+        Usage: fieldrig crash queue [--kills N] [--seed S] [--keep FOLDER]
+
+        Runs a child 'fieldrig queue PATH churn' that keeps photographs, queues them and pushes
+        them to a receiving end (a folder standing for the Mac), with the network coming and
+        going, and kills it with SIGKILL at a moment drawn from the seed: N times, between keeping
+        and queueing, during uploads, anywhere. After each kill the register is opened again and
+        the summary recomputed, and checked against the truth (what the Mac really holds): it never
+        says "All sent" while a photograph is not on the Mac, never counts a photograph twice or
+        not at all, never marks a row done whose file the Mac does not hold whole, and no
+        photograph the child kept is lost.
+
+        Options:
+          --kills N       how many kills (default 100)
+          --seed S        the seed: the same seed draws the same kill points (default 1)
+          --keep FOLDER   keep the register and the Mac's folder there
+          -h, --help      this help
+        """
+
+    static func run(_ arguments: [String]) throws -> Int32 {
+        let options = try Options(arguments, flags: [], values: ["--kills", "--seed", "--keep"])
+        guard options.positional.isEmpty else { throw UsageError("takes no FILE") }
+        let kills = try options.integer("--kills", default: 100, in: 1...100_000)
+        let seed = try options.integer("--seed", default: 1, in: 0...Int.max)
+        let folder = options.value("--keep") ?? NSTemporaryDirectory() + "fieldrig-crash-queue-\(getpid())"
+        let keep = options.value("--keep") != nil
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { if !keep { try? FileManager.default.removeItem(atPath: folder) } }
+        let path = "\(folder)/register.sqlite"
+        let mac = "\(folder)/mac-photos"
+        guard !FileManager.default.fileExists(atPath: path) else {
+            throw CommandFailure("\(path): already exists; --keep needs an empty folder")
+        }
+        let start = Timestamp(year: 2026, month: 1, day: 1)
+        try registerCall { () throws(RegisterError) in
+            let register = try Register(path: path)
+            try register.apply(.demo, at: start)
+            try register.pair(
+                Pairing(macName: "Studio Mac", address: "127.0.0.1:7443", fingerprint: String(repeating: "ab", count: 32), pairedAt: start))
+        }
+        var random = SeededRandom(seed: UInt64(seed))
+        var kept: [String: String] = [:]  // file -> digest, as the child reported
+        var allSentSeen = 0
+        func fail(_ kill: Int, _ what: String) -> CommandFailure {
+            CommandFailure(
+                "kill \(kill) of \(kills): \(what). Replay with: fieldrig crash queue --seed \(seed) --kills \(kill) --keep FOLDER")
+        }
+        /// The checks after a restart, against the truth: what the Mac's folder really holds.
+        func check(_ register: Register, _ kill: Int) throws {
+            let summary = try registerCall { () throws(RegisterError) in try QueueSummary.of(register, macReachable: true) }
+            let rows = try registerCall { () throws(RegisterError) in try register.queueRows() }
+            let captures = try registerCall { () throws(RegisterError) in try register.captures() }
+            let phoneFiles = Set(
+                (try? FileManager.default.contentsOfDirectory(atPath: register.photosFolder))?.filter { !$0.hasSuffix(".partial") } ?? [])
+            func onMac(_ file: String, _ digest: String) -> Bool {
+                guard let data = FileManager.default.contents(atPath: "\(mac)/\(file)") else { return false }
+                return sha256Hex(Array(data)) == digest
+            }
+            // No photograph the child kept is lost: it is still on the phone.
+            for (file, _) in kept where !phoneFiles.contains(file) {
+                throw fail(kill, "the kept photograph \(file) is gone from the phone")
+            }
+            // Done means the Mac holds the whole file.
+            for row in rows where row.state == .done && !onMac(row.capture.file, row.capture.sha256) {
+                throw fail(kill, "\(row.capture.file) is marked sent but the Mac does not hold it whole")
+            }
+            // Every photograph on the phone is counted exactly once: done, or in one of the three counts.
+            let done = rows.filter { $0.state == .done }.count
+            let counted = summary.counts.goingUp + summary.counts.needDecision + summary.counts.kept + done
+            guard counted == phoneFiles.count else {
+                throw fail(kill, "\(phoneFiles.count) photographs on the phone but \(counted) counted (\(summary.counts), \(done) done)")
+            }
+            // "All sent" only when every photograph is on the Mac, whole.
+            if summary.counts.allSent {
+                allSentSeen += 1
+                let byFile = Dictionary(uniqueKeysWithValues: captures.map { ($0.file, $0.sha256) })
+                for file in phoneFiles where !onMac(file, byFile[file] ?? "") {
+                    throw fail(kill, "the summary says All sent while \(file) is not on the Mac")
+                }
+            }
+        }
+        for kill in 1...kills {
+            let afterLines = Int.random(in: 0...14, using: &random)
+            let extra = Duration.microseconds(Int.random(in: 0...3000, using: &random))
+            let child = Process()
+            child.executableURL = URL(fileURLWithPath: "/proc/self/exe")
+            child.arguments = ["queue", path, "churn", "--mac-folder", mac, "--seed", String(UInt64(seed) &* 1000 &+ UInt64(kill))]
+            let out = Pipe()
+            child.standardOutput = out
+            child.standardError = FileHandle.nullDevice
+            try child.run()
+            let reader = LineReader(out.fileHandleForReading)
+            var lines: [String] = []
+            while lines.count < afterLines, let line = reader.next() { lines.append(line) }
+            let until = ContinuousClock.now + extra
+            while ContinuousClock.now < until {}  // a spin, not a sleep: the child runs meanwhile
+            Glibc.kill(child.processIdentifier, SIGKILL)
+            while let line = reader.next() { lines.append(line) }
+            child.waitUntilExit()
+            for line in lines where line.hasPrefix("kept ") {
+                let parts = line.split(separator: " ")
+                if parts.count == 3 { kept[String(parts[1])] = String(parts[2]) }
+            }
+
+            let register: Register
+            do { register = try Register(path: path) } catch { throw fail(kill, "the register did not open: \(error)") }
+            try check(register, kill)
+            // Every fourth restart, the app finishes the job with the Mac in reach: sync, queue, push.
+            if kill % 4 == 0 {
+                try registerCall { () throws(RegisterError) in
+                    for asset in try register.assets() { try register.markSynced(tag: asset.tag, at: start) }
+                    try register.queueKept(at: start)
+                    for row in try register.queueRows() where row.state == .needsDecision { try register.retryUpload(row, at: start) }
+                    try Uploader(register: register, receiver: FolderReceiver(folder: mac)).drain(at: start)
+                }
+                try check(register, kill)
+            }
+        }
+        emit(
+            "\(kills) kills (seed \(seed)): \(kept.count) photographs kept, none lost; every one counted exactly once after every kill; no row done without the whole file on the Mac; \"All sent\" said \(allSentSeen) times, each time true"
+        )
+        return ExitCode.success
     }
 }

@@ -8,8 +8,9 @@ import Reader
 /// Every subcommand, in the order the overview lists them.
 let commands: [any Command.Type] = [
     ReadCommand.self, SerialCommand.self, LiveCommand.self, CamerasCommand.self, RecordCommand.self, RegisterCommand.self, TagCommand.self,
-    CrashRegisterCommand.self, BenchReadCommand.self,
-    BenchCamerasCommand.self, BenchRegisterCommand.self, BenchScanCommand.self, BenchSerialsCommand.self,
+    QueueCommand.self,
+    CrashRegisterCommand.self, CrashQueueCommand.self, BenchReadCommand.self,
+    BenchCamerasCommand.self, BenchRegisterCommand.self, BenchScanCommand.self, BenchSerialsCommand.self, BenchQueueCommand.self,
 ]
 
 let overview = """

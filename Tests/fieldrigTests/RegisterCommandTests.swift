@@ -49,3 +49,29 @@ struct RegisterCommandTests {
         #expect(run.stdout.contains("all present") && run.stdout.contains("integrity ok after every kill"))
     }
 }
+
+@Suite("fieldrig crash queue and queue")
+struct QueueCommandTests {
+    @Test("100 kills of a process that keeps, queues and uploads: All sent never lies, nothing is lost or counted twice")
+    func crashHarness() throws {
+        let run = try fieldrig("crash", "queue", "--kills", "100", "--seed", "7")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.hasPrefix("100 kills (seed 7): "))
+        #expect(run.stdout.contains("none lost") && run.stdout.contains("each time true"))
+    }
+
+    @Test("queue prints the summary of a fresh demo register")
+    func summary() throws {
+        let path = NSTemporaryDirectory() + "fieldrig-q-\(getpid())-\(UUID().uuidString.prefix(6)).sqlite"
+        defer {
+            try? FileManager.default.removeItem(atPath: path)
+            try? FileManager.default.removeItem(atPath: path + "-photos")
+        }
+        _ = try fieldrig("register", path, "create", "--demo")
+        #expect(try fieldrig("queue", path).stdout == "All sent\n")
+        try Data([1]).write(to: URL(fileURLWithPath: path + "-photos/stray.jpg"))
+        let run = try fieldrig("queue", path, "--json")
+        #expect(run.stdout.contains(#""summary": ["1 kept on this phone, not queued to send yet"]"#))
+        #expect(run.stdout.contains(#""explanation": "Nothing can go up until this iPhone is paired with your Mac.""#))
+    }
+}
