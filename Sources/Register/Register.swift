@@ -117,6 +117,7 @@ public final class Register: @unchecked Sendable {
     }
 
     /// Runs `body` holding the lock, mapping SQLite failures to register errors.
+    @discardableResult
     func locked<T>(_ body: () throws -> T) throws(RegisterError) -> T {
         lock.lock()
         defer { lock.unlock() }

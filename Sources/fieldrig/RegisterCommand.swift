@@ -149,6 +149,7 @@ enum RegisterCommand: Command {
 }
 
 /// Runs `body`, turning a register error into a command failure.
+@discardableResult
 func registerCall<T>(_ body: () throws(RegisterError) -> T) throws -> T {
     do throws(RegisterError) {
         return try body()
