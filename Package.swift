@@ -26,9 +26,11 @@ let package = Package(
         .target(name: "Register", dependencies: ["CSQLite", "COpenSSL", "Durable"]),
         .target(name: "Serials", dependencies: ["Reader"]),
         .target(name: "Companion", dependencies: ["Reader", "Camera", "Register", "Serials", "COpenSSL"]),
-        .target(name: "Shell", dependencies: ["Companion", "Reader", "Camera", "Register", "Imaging"]),
+        .target(name: "MacLink", dependencies: ["COpenSSL", "Register", "Durable"]),
+        .target(name: "Shell", dependencies: ["Companion", "Reader", "Camera", "Register", "Imaging", "MacLink"]),
         .executableTarget(
-            name: "fieldrig", dependencies: ["Reader", "Imaging", "Camera", "Register", "Durable", "Companion", "Shell", "Serials"]),
+            name: "fieldrig",
+            dependencies: ["Reader", "Imaging", "Camera", "Register", "Durable", "Companion", "Shell", "Serials", "MacLink"]),
         // A user-space V4L2 device (FUSE) for testing the V4L2 camera without hardware.
         .executableTarget(
             name: "fake-v4l2", path: "Devices/fake-v4l2", exclude: ["README.md"],
@@ -38,8 +40,9 @@ let package = Package(
         .testTarget(name: "ReaderTests", dependencies: ["Reader", "Imaging"]),
         .testTarget(name: "CameraTests", dependencies: ["Camera", "Imaging", "fake-v4l2"]),
         .testTarget(name: "RegisterTests", dependencies: ["Register"]),
+        .testTarget(name: "MacLinkTests", dependencies: ["MacLink", "Register"]),
         .testTarget(name: "SerialsTests", dependencies: ["Serials", "Reader", "Imaging"]),
         .testTarget(name: "CompanionTests", dependencies: ["Companion", "Reader", "Camera", "Register", "Imaging", "Shell"]),
-        .testTarget(name: "fieldrigTests", dependencies: ["fieldrig"]),
+        .testTarget(name: "fieldrigTests", dependencies: ["fieldrig", "Companion"]),
     ]
 )

@@ -7,10 +7,26 @@ import Reader
 
 /// Every subcommand, in the order the overview lists them.
 let commands: [any Command.Type] = [
-    ReadCommand.self, SerialCommand.self, LiveCommand.self, CamerasCommand.self, RecordCommand.self, RegisterCommand.self, TagCommand.self,
+    ReadCommand.self,
+    SerialCommand.self,
+    LiveCommand.self,
+    CamerasCommand.self,
+    RecordCommand.self,
+    RegisterCommand.self,
+    TagCommand.self,
     QueueCommand.self,
-    CrashRegisterCommand.self, CrashQueueCommand.self, BenchReadCommand.self,
-    BenchCamerasCommand.self, BenchRegisterCommand.self, BenchScanCommand.self, BenchSerialsCommand.self, BenchQueueCommand.self,
+    MacCommand.self,
+    PairCommand.self,
+    HandoverCommand.self,
+    CrashRegisterCommand.self,
+    CrashQueueCommand.self,
+    BenchReadCommand.self,
+    BenchCamerasCommand.self,
+    BenchRegisterCommand.self,
+    BenchScanCommand.self,
+    BenchSerialsCommand.self,
+    BenchQueueCommand.self,
+    BenchHandoverCommand.self,
 ]
 
 let overview = """
@@ -35,7 +51,16 @@ func limitThreadsOrReexecute() {
     // execv only returns on failure; carry on, slower but correct.
 }
 
+/// A parent (a test runner, a shell) may have started us with signals blocked; SIGTERM and
+/// Ctrl-C must still end the tool.
+func unblockSignals() {
+    var none = sigset_t()
+    sigemptyset(&none)
+    sigprocmask(SIG_SETMASK, &none, nil)
+}
+
 @MainActor func main() -> Int32 {
+    unblockSignals()
     let arguments = Array(CommandLine.arguments.dropFirst())
     if arguments.isEmpty || ["-h", "--help", "help"].contains(arguments[0]) {
         emit(overview)

@@ -1,0 +1,140 @@
+import Foundation
+import Register
+import Testing
+
+@testable import MacLink
+
+let t0 = Timestamp(year: 2026, month: 11, day: 30, hour: 9)
+
+func macRegister() throws -> (Register, String) {
+    let folder = NSTemporaryDirectory() + "fieldrig-maclink-\(getpid())-\(UUID().uuidString.prefix(8))"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    return (try Register(path: "\(folder)/mac.sqlite"), folder)
+}
+
+/// A thread-safe record of what a server was sent.
+final class Received: @unchecked Sendable {
+    // @unchecked Sendable: `types` is only touched under `lock`.
+    private var types: [String] = []
+    private let lock = NSLock()
+    func add(_ type: String) {
+        lock.lock()
+        types.append(type)
+        lock.unlock()
+    }
+    var all: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return types
+    }
+}
+
+@Suite("The pinned channel, over a real loopback socket")
+struct ChannelTests {
+    @Test("the pinned client talks to the Mac whose certificate it pinned")
+    func pinned() throws {
+        let identity = try Identity.generate(name: "Studio Mac")
+        let server = try TLSServer(identity: identity, host: "127.0.0.1", port: 0)
+        let received = Received()
+        server.serve { request in
+            received.add(request.envelope.type)
+            return (Envelope("echo", ["bytes": String(request.body.count)]), request.body.reversed())
+        }
+        defer { server.stop() }
+        let client = PinnedClient(address: "127.0.0.1:\(server.port)", pin: identity.fingerprint)
+        let answer = try client.request(Envelope("photo", ["file": "a.jpg"]), [1, 2, 3])
+        #expect(answer.envelope.type == "echo" && answer.envelope["bytes"] == "3" && answer.body == [3, 2, 1])
+        #expect(received.all == ["photo"])
+        #expect(identity.fingerprint.count == 64 && identity.fingerprint.allSatisfy(\.isHexDigit))
+    }
+
+    @Test("another certificate is refused before any data crosses")
+    func wrongCertificate() throws {
+        let impostor = try Identity.generate(name: "Studio Mac")
+        let pinned = try Identity.generate(name: "Studio Mac")
+        let server = try TLSServer(identity: impostor, host: "127.0.0.1", port: 0)
+        let received = Received()
+        server.serve { request in
+            received.add(request.envelope.type)
+            return (Envelope("ok"), [])
+        }
+        defer { server.stop() }
+        let client = PinnedClient(address: "127.0.0.1:\(server.port)", pin: pinned.fingerprint)
+        #expect {
+            _ = try client.request(Envelope("offer", ["transfer": "t1"]), [1, 2, 3])
+        } throws: { error in
+            (error as? LinkError)?.kind == .notThePairedMac(presented: impostor.fingerprint)
+        }
+        #expect(received.all.isEmpty)
+    }
+
+    @Test("nothing listening: unreachable")
+    func unreachable() throws {
+        let server = try TLSServer(identity: try Identity.generate(name: "x"), host: "127.0.0.1", port: 0)
+        let port = server.port
+        server.stop()
+        #expect(throws: LinkError(.unreachable)) { try PinnedClient(address: "127.0.0.1:\(port)", pin: "00").request(Envelope("hello")) }
+    }
+
+    @Test("an identity survives being written and read back, fingerprint and all")
+    func identityRoundTrip() throws {
+        let identity = try Identity.generate(name: "Studio Mac")
+        #expect(try Identity.load(pem: identity.pem).fingerprint == identity.fingerprint)
+        #expect(throws: LinkError.self) { try Identity.load(pem: "not a certificate") }
+    }
+}
+
+@Suite("The simulated Mac")
+struct SimulatedMacTests {
+    @Test("an offer is kept until accepted; nothing is written before; the phone hears only waiting or not")
+    func offers() throws {
+        let (register, folder) = try macRegister()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let mac = SimulatedMac(name: "Studio Mac", register: register, photosFolder: "\(folder)/photos", answer: .byHand)
+        let bundle = RegisterBundle(
+            format: RegisterBundle.format, version: 1, registerID: "R",
+            assets: [
+                .init(
+                    tag: "MF-1", name: "Laptop", serial: "X", model: nil, state: "in service", site: nil, person: nil, vendor: nil,
+                    agreement: nil)
+            ], sites: [], people: [], vendors: [], agreements: [])
+        let first = mac.handle((Envelope("offer", ["transfer": "t1"]), bundle.encoded()), at: t0)
+        #expect(
+            first.envelope["state"] == "waiting" && first.envelope["summary"] == "1 asset, 0 sites, 0 people, 0 vendors and 0 agreements")
+        // The same id again is the same offer.
+        _ = mac.handle((Envelope("offer", ["transfer": "t1"]), bundle.encoded()), at: t0)
+        #expect(mac.offerCount == 1)
+        #expect(try register.counts().assets == 0)
+        mac.accept("t1", at: t0)
+        #expect(try register.counts().assets == 1)
+        #expect(mac.handle((Envelope("status", ["transfer": "t1"]), []), at: t0).envelope["state"] == "no longer waiting")
+    }
+
+    @Test("declined and expired offers write nothing, and answer exactly as an accepted one does")
+    func sameAnswer() throws {
+        var answers: [String] = []
+        for answer in [MacAnswer.accept(after: .seconds(60)), .decline(after: .seconds(60)), .expire(after: .seconds(60))] {
+            let (register, folder) = try macRegister()
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let mac = SimulatedMac(name: "Studio Mac", register: register, photosFolder: "\(folder)/photos", answer: answer)
+            let bundle = RegisterBundle(
+                format: RegisterBundle.format, version: 1, registerID: "R", assets: [], sites: [], people: [], vendors: [], agreements: [])
+            _ = mac.handle((Envelope("offer", ["transfer": "t"]), bundle.encoded()), at: t0)
+            #expect(mac.handle((Envelope("status", ["transfer": "t"]), []), at: t0.adding(.seconds(59))).envelope["state"] == "waiting")
+            let later = mac.handle((Envelope("status", ["transfer": "t"]), []), at: t0.adding(.seconds(61)))
+            answers.append(later.envelope.values.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ","))
+        }
+        #expect(answers[0] == answers[1] && answers[1] == answers[2])
+        #expect(answers[0].contains("state=no longer waiting"))
+    }
+
+    @Test("a photograph is received whole and answered with its size and digest")
+    func photo() throws {
+        let (register, folder) = try macRegister()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let mac = SimulatedMac(name: "Studio Mac", register: register, photosFolder: "\(folder)/photos", answer: .byHand)
+        let answer = mac.handle((Envelope("photo", ["file": "p.jpg"]), [1, 2, 3]), at: t0)
+        #expect(answer.envelope["bytes"] == "3" && answer.envelope["sha256"] == sha256Hex([1, 2, 3]))
+        #expect(mac.handle((Envelope("photo", ["file": "../escape.jpg"]), [1]), at: t0).envelope.type == "refused")
+    }
+}
