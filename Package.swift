@@ -28,9 +28,19 @@ let package = Package(
         .target(name: "Companion", dependencies: ["Reader", "Camera", "Register", "Serials", "COpenSSL"]),
         .target(name: "MacLink", dependencies: ["COpenSSL", "Register", "Durable"]),
         .target(name: "Shell", dependencies: ["Companion", "Reader", "Camera", "Register", "Imaging", "MacLink"]),
+        .target(name: "ScenarioKit", dependencies: ["Shell", "Companion", "Reader", "Camera", "Register", "MacLink"]),
+        // QA's scenarios: every file in Scenarios/ is catalogued at build time; no list to edit.
+        .executableTarget(name: "scenario-catalog"),
+        .plugin(name: "ScenarioCatalog", capability: .buildTool(), dependencies: ["scenario-catalog"]),
+        .target(
+            name: "Scenarios", dependencies: ["ScenarioKit", "Companion", "Camera"], path: "Scenarios", exclude: ["README.md", "RULES"],
+            plugins: ["ScenarioCatalog"]),
         .executableTarget(
             name: "fieldrig",
-            dependencies: ["Reader", "Imaging", "Camera", "Register", "Durable", "Companion", "Shell", "Serials", "MacLink"]),
+            dependencies: [
+                "Reader", "Imaging", "Camera", "Register", "Durable", "Companion", "Shell", "Serials", "MacLink", "ScenarioKit",
+                "Scenarios",
+            ]),
         // A user-space V4L2 device (FUSE) for testing the V4L2 camera without hardware.
         .executableTarget(
             name: "fake-v4l2", path: "Devices/fake-v4l2", exclude: ["README.md"],
@@ -44,5 +54,6 @@ let package = Package(
         .testTarget(name: "SerialsTests", dependencies: ["Serials", "Reader", "Imaging"]),
         .testTarget(name: "CompanionTests", dependencies: ["Companion", "Reader", "Camera", "Register", "Imaging", "Shell"]),
         .testTarget(name: "fieldrigTests", dependencies: ["fieldrig", "Companion"]),
+        .testTarget(name: "ScenarioTests", dependencies: ["ScenarioKit", "Scenarios", "Companion", "Reader"]),
     ]
 )

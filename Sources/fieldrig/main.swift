@@ -7,6 +7,9 @@ import Reader
 
 /// Every subcommand, in the order the overview lists them.
 let commands: [any Command.Type] = [
+    ScenariosCommand.self,
+    RulesCommand.self,
+    ExploreCommand.self,
     ReadCommand.self,
     SerialCommand.self,
     LiveCommand.self,
@@ -27,6 +30,7 @@ let commands: [any Command.Type] = [
     BenchSerialsCommand.self,
     BenchQueueCommand.self,
     BenchHandoverCommand.self,
+    BenchScenariosCommand.self,
 ]
 
 let overview = """

@@ -57,3 +57,44 @@ struct SerialCommandTests {
         #expect(run.stdout.contains("planted disagreements shown as one: 2 of 2"))
     }
 }
+
+@Suite("fieldrig scenarios, rules and explore")
+struct ScenarioCommandTests {
+    @Test("rules: every rule covered; --json with the names the issue asks for")
+    func rules() throws {
+        let run = try fieldrig("rules")
+        #expect(run.status == 0 && run.stdout.contains("48 of 48 rules covered"))
+        let json = try fieldrig("rules", "--json")
+        let object = try #require(JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let rules = try #require(object["rules"] as? [[String: Any]])
+        #expect(rules.count == 48)
+        let scan7 = try #require(rules.first { $0["id"] as? String == "SCAN-7" })
+        #expect((scan7["scenarios"] as? [String])?.isEmpty == false)
+    }
+
+    @Test("scenarios --rule runs only those, a shard splits them, --junit writes a report")
+    func select() throws {
+        let junit = NSTemporaryDirectory() + "fieldrig-junit-\(getpid()).xml"
+        defer { try? FileManager.default.removeItem(atPath: junit) }
+        let run = try fieldrig("scenarios", "--rule", "SCAN-9", "--junit", junit)
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("1 passed, 0 failed"))
+        let xml = try String(contentsOfFile: junit, encoding: .utf8)
+        #expect(xml.contains("<testsuite name=\"fieldrig scenarios\" tests=\"1\" failures=\"0\""))
+        let all = try fieldrig("scenarios", "--list").stdout.split(separator: "\n").count
+        let first = try fieldrig("scenarios", "--list", "--shard", "1/2").stdout.split(separator: "\n").count
+        let second = try fieldrig("scenarios", "--list", "--shard", "2/2").stdout.split(separator: "\n").count
+        #expect(first + second == all && abs(first - second) <= 1)
+        #expect(try fieldrig("scenarios", "--shard", "3/2").status == 2)
+    }
+
+    @Test("explore finds a broken companion and prints the shrunk run as a scenario")
+    func explore() throws {
+        #expect(try fieldrig("explore", "--seed", "1", "--steps", "20", "--runs", "5").status == 0)
+        let run = try fieldrig("explore", "--seed", "3", "--broken-companion")
+        #expect(run.status == 1)
+        #expect(run.stdout.contains("SCAN-7"))
+        #expect(run.stdout.contains("let explored3x1 = Scenario(\"found by fieldrig explore --seed 3\""))
+        #expect(run.stdout.contains("shrunk from 30 to 1 steps"))
+    }
+}

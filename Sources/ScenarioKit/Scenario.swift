@@ -1,0 +1,115 @@
+import Camera
+import Companion
+import MacLink
+import Register
+
+/// Where a step was written: the file and line of a scenario, for failures that point at it.
+public struct StepLocation: Sendable, Hashable, CustomStringConvertible {
+    public var file: String
+    public var line: Int
+
+    public var description: String {
+        let short = file.range(of: "/Scenarios/").map { "Scenarios/" + file[$0.upperBound...] } ?? file
+        return "\(short):\(line)"
+    }
+}
+
+/// The phone at the start of a scenario.
+public struct Phone: Sendable {
+    /// What the camera plays: a sequence folder under Devices/sequences, or a path.
+    public var camera: String
+    /// Faults, as `fieldrig read --fault` writes them: "busy", "stopped@2.0", "busy#10~foreground".
+    public var faults: [String]
+    public var register: RegisterSeed
+    public var actor: String?
+    public var mac: Mac
+
+    /// The Mac at the other end.
+    public enum Mac: Sendable {
+        case notPaired
+        /// Paired; on this network or not; what its person does with an offer.
+        case paired(name: String = "Studio Mac", reachable: Bool = true, answer: MacAnswer = .accept(after: .seconds(30)))
+    }
+
+    public init(
+        camera: String = "walk-round", faults: [String] = [], register: RegisterSeed = .demo, actor: String? = "Sam Rivera",
+        mac: Mac = .notPaired
+    ) {
+        self.camera = camera
+        self.faults = faults
+        self.register = register
+        self.actor = actor
+        self.mac = mac
+    }
+}
+
+/// What a person does, or what the world does, in a scenario; and what they expect to see.
+public struct Step: Sendable {
+    public enum Action: Sendable {
+        case openScan(ScanSheet.Purpose)
+        case closeScan
+        case wait(Duration)
+        case scan(ScanSheet.Event)
+        case foreground
+        case photograph(tag: String, bytes: Int)
+        case pushUploads
+        case macReachable(Bool)
+        case macDecides(accept: Bool)
+        case pair
+        case openHandover
+        case handover(HandoverScreen.Event)
+        case sendHandover
+        case restartApp
+        case openSweep
+        case sweep(RackSweep.Event)
+        case addByHand(tag: String, name: String)
+        case openSerial
+        case serial(SerialChooser.Event)
+        case typeName(String)
+        case impostor
+        case saveName
+        case expect(String, @Sendable (World) -> String?)
+    }
+
+    public var action: Action
+    public var location: StepLocation
+    /// How the step reads in a transcript.
+    public var text: String
+
+    public init(_ action: Action, _ text: String, file: String, line: Int) {
+        self.action = action
+        self.text = text
+        location = StepLocation(file: file, line: line)
+    }
+}
+
+/// Builds a scenario's steps from plain Swift: sequences, loops, conditionals, functions.
+@resultBuilder
+public enum Steps {
+    public static func buildExpression(_ step: Step) -> [Step] { [step] }
+    public static func buildExpression(_ steps: [Step]) -> [Step] { steps }
+    public static func buildBlock(_ parts: [Step]...) -> [Step] { parts.flatMap { $0 } }
+    public static func buildArray(_ parts: [[Step]]) -> [Step] { parts.flatMap { $0 } }
+    public static func buildOptional(_ part: [Step]?) -> [Step] { part ?? [] }
+    public static func buildEither(first: [Step]) -> [Step] { first }
+    public static func buildEither(second: [Step]) -> [Step] { second }
+}
+
+/// A scenario: a named story with the rule ids it covers, a phone, and its steps.
+public struct Scenario: Sendable {
+    public var name: String
+    public var rules: [String]
+    public var phone: Phone
+    public var steps: [Step]
+    public var location: StepLocation
+
+    public init(
+        _ name: String, rules: [String], phone: Phone = Phone(), file: String = #filePath, line: Int = #line, @Steps _ steps: () -> [Step]
+    ) {
+        self.name = name
+        self.rules = rules
+        self.phone = phone
+        self.steps = steps()
+        location = StepLocation(file: file, line: line)
+    }
+}

@@ -1,0 +1,340 @@
+import Camera
+import Companion
+import Foundation
+import MacLink
+import Register
+
+// The steps QA write. Each takes the caller's file and line, so a failure points at the scenario.
+
+/// Open Scan (intake: a tag opens its record), or the walk-round (a hit draws the card).
+public func openScan(_ purpose: ScanSheet.Purpose = .intake, file: String = #filePath, line: Int = #line) -> Step {
+    Step(.openScan(purpose), "open \(purpose == .walkRound ? "the walk-round" : "Scan")", file: file, line: line)
+}
+public func closeScan(file: String = #filePath, line: Int = #line) -> Step { Step(.closeScan, "close Scan", file: file, line: line) }
+/// Let `seconds` pass on the virtual clock, the camera playing meanwhile.
+public func wait(_ seconds: Double, file: String = #filePath, line: Int = #line) -> Step {
+    Step(.wait(.milliseconds(Int((seconds * 1000).rounded()))), "wait \(seconds) s", file: file, line: line)
+}
+public func tapVerify(file: String = #filePath, line: Int = #line) -> Step { Step(.scan(.tapVerify), "tap VERIFY", file: file, line: line) }
+public func tapNext(file: String = #filePath, line: Int = #line) -> Step { Step(.scan(.tapNext), "tap NEXT", file: file, line: line) }
+public func tapOpenRecord(file: String = #filePath, line: Int = #line) -> Step {
+    Step(.scan(.tapOpenRecord), "tap OPEN THE RECORD", file: file, line: line)
+}
+public func tapOpenSettings(file: String = #filePath, line: Int = #line) -> Step {
+    Step(.scan(.tapOpenSettings), "tap Open Settings", file: file, line: line)
+}
+public func tap(_ route: Route, file: String = #filePath, line: Int = #line) -> Step {
+    Step(.scan(.tapRoute(route)), "tap \(route.title)", file: file, line: line)
+}
+public func putOfferAway(file: String = #filePath, line: Int = #line) -> Step {
+    Step(.scan(.dismissOffer), "put the offer away", file: file, line: line)
+}
+public func goToBackground(file: String = #filePath, line: Int = #line) -> Step {
+    Step(.scan(.wentToBackground), "go to the background", file: file, line: line)
+}
+public func returnToForeground(file: String = #filePath, line: Int = #line) -> Step {
+    Step(.foreground, "come back to the foreground", file: file, line: line)
+}
+public func takePhotograph(of tag: String, bytes: Int = 200_000, file: String = #filePath, line: Int = #line) -> Step {
+    Step(.photograph(tag: tag, bytes: bytes), "photograph \(tag)", file: file, line: line)
+}
+public func pushUploads(file: String = #filePath, line: Int = #line) -> Step {
+    Step(.pushUploads, "let the queue push", file: file, line: line)
+}
+public func macLeavesNetwork(file: String = #filePath, line: Int = #line) -> Step {
+    Step(.macReachable(false), "the Mac leaves the network", file: file, line: line)
+}
+public func macReturns(file: String = #filePath, line: Int = #line) -> Step {
+    Step(.macReachable(true), "the Mac is back on the network", file: file, line: line)
+}
+public func macAccepts(file: String = #filePath, line: Int = #line) -> Step {
+    Step(.macDecides(accept: true), "somebody at the Mac accepts", file: file, line: line)
+}
+public func macDeclines(file: String = #filePath, line: Int = #line) -> Step {
+    Step(.macDecides(accept: false), "somebody at the Mac declines", file: file, line: line)
+}
+public func openHandover(file: String = #filePath, line: Int = #line) -> Step {
+    Step(.openHandover, "open Send to the Mac", file: file, line: line)
+}
+public func tapSendIt(file: String = #filePath, line: Int = #line) -> Step { Step(.sendHandover, "tap Send it", file: file, line: line) }
+public func tapPairWithMac(file: String = #filePath, line: Int = #line) -> Step {
+    Step(.handover(.tapPair), "tap Pair with the Mac", file: file, line: line)
+}
+public func checkAgain(file: String = #filePath, line: Int = #line) -> Step {
+    Step(.handover(.tapCheckAgain), "tap Check again", file: file, line: line)
+}
+public func closeHandover(file: String = #filePath, line: Int = #line) -> Step {
+    Step(.handover(.close), "close Send to the Mac", file: file, line: line)
+}
+public func restartApp(file: String = #filePath, line: Int = #line) -> Step {
+    Step(.restartApp, "kill and restart the app", file: file, line: line)
+}
+public func openSweep(file: String = #filePath, line: Int = #line) -> Step { Step(.openSweep, "open Sweep a rack", file: file, line: line) }
+public func confirmSweep(file: String = #filePath, line: Int = #line) -> Step {
+    Step(.sweep(.tapConfirm), "confirm the sweep", file: file, line: line)
+}
+public func addByHand(tag: String, name: String, file: String = #filePath, line: Int = #line) -> Step {
+    Step(.addByHand(tag: tag, name: name), "add \(tag) by hand", file: file, line: line)
+}
+
+// MARK: - Expectations
+
+func expectation(_ text: String, file: String, line: Int, _ check: @escaping @Sendable (World) -> String?) -> Step {
+    Step(.expect(text, check), "expect \(text)", file: file, line: line)
+}
+
+/// The scan sheet's sentence, exactly.
+public func expectSentence(_ sentence: String, file: String = #filePath, line: Int = #line) -> Step {
+    expectation("the sentence “\(sentence)”", file: file, line: line) { world in
+        guard let screen = world.scanScreen else { return "Scan is not open" }
+        return screen.sentence == sentence ? nil : "the screen said “\(screen.sentence)”"
+    }
+}
+
+/// The routes offered, exactly, in order.
+public func expectRoutes(_ titles: [String], file: String = #filePath, line: Int = #line) -> Step {
+    expectation("the routes \(titles)", file: file, line: line) { world in
+        guard let screen = world.scanScreen else { return "Scan is not open" }
+        return screen.routeTitles == titles ? nil : "the routes were \(screen.routeTitles)"
+    }
+}
+
+/// The buttons on the sheet, exactly.
+public func expectButtons(_ titles: [String], file: String = #filePath, line: Int = #line) -> Step {
+    expectation("the buttons \(titles)", file: file, line: line) { world in
+        guard let screen = world.scanScreen else { return "Scan is not open" }
+        return screen.buttons == titles ? nil : "the buttons were \(screen.buttons)"
+    }
+}
+
+/// The walk-round card for this tag, with the machine's name and the reason, and its actions.
+public func expectCard(tag: String, name: String, reason: String, file: String = #filePath, line: Int = #line) -> Step {
+    expectation("the card for \(tag)", file: file, line: line) { world in
+        guard case .hit(let card)? = world.scanScreen?.card else { return "no walk-round card was up" }
+        guard card.tag == tag, card.name == name, card.reason == reason else {
+            return "the card was \(card.tag) “\(card.name)”, “\(card.reason)”"
+        }
+        return card.actions == ["VERIFY", "OPEN THE RECORD", "NEXT"] ? nil : "the card's actions were \(card.actions)"
+    }
+}
+
+/// The line where the card confirms, or refuses, the verification.
+public func expectConfirmation(_ text: String, file: String = #filePath, line: Int = #line) -> Step {
+    expectation("the card to say “\(text)”", file: file, line: line) { world in
+        guard case .hit(let card)? = world.scanScreen?.card else { return "no walk-round card was up" }
+        return card.confirmation == text ? nil : "the card said “\(card.confirmation ?? "nothing")”"
+    }
+}
+
+public func expectNoCard(file: String = #filePath, line: Int = #line) -> Step {
+    expectation("no card", file: file, line: line) { world in world.scanScreen?.card == nil ? nil : "a card was up" }
+}
+
+/// A settled offer holding these values (and maybe more).
+public func expectOffer(containing values: [String], file: String = #filePath, line: Int = #line) -> Step {
+    expectation("an offer of \(values)", file: file, line: line) { world in
+        guard case .offer(let offer)? = world.scanScreen?.card else { return "no offer was up" }
+        let missing = values.filter { v in !offer.values.contains { $0.value == v } }
+        return missing.isEmpty ? nil : "the offer lacked \(missing); it held \(offer.values.map(\.value))"
+    }
+}
+
+/// What the sheet opened, in order: "record MF-0004", "Add it by hand", "Settings", "pairing with ...".
+public func expectOpened(_ summaries: [String], file: String = #filePath, line: Int = #line) -> Step {
+    expectation("opened \(summaries)", file: file, line: line) { world in
+        let opened = world.scan?.opened.map(\.summary) ?? []
+        return opened == summaries ? nil : "opened \(opened)"
+    }
+}
+
+/// The queue's summary lines, exactly ("All sent", or the counts).
+public func expectSummary(_ lines: [String], file: String = #filePath, line: Int = #line) -> Step {
+    expectation("the summary \(lines)", file: file, line: line) { world in
+        world.summary.lines == lines ? nil : "the summary said \(world.summary.lines)"
+    }
+}
+
+public func expectExplanation(_ text: String?, file: String = #filePath, line: Int = #line) -> Step {
+    expectation("the queue's explanation “\(text ?? "none")”", file: file, line: line) { world in
+        world.summary.explanation == text ? nil : "the explanation was “\(world.summary.explanation ?? "none")”"
+    }
+}
+
+/// The tags with a recorded verification, in any order.
+public func expectStamps(_ tags: [String], file: String = #filePath, line: Int = #line) -> Step {
+    expectation("stamps for \(tags)", file: file, line: line) { world in
+        let stamped = ((try? world.register.stamps()) ?? []).map(\.tag).sorted()
+        return stamped == tags.sorted() ? nil : "the register holds stamps for \(stamped)"
+    }
+}
+
+/// How many assets the Mac's own register holds.
+public func expectMacHolds(assets count: Int, file: String = #filePath, line: Int = #line) -> Step {
+    expectation("the Mac to hold \(count) assets", file: file, line: line) { world in
+        let held = (try? world.mac?.register.counts().assets) ?? 0
+        return held == count ? nil : "the Mac holds \(held)"
+    }
+}
+
+/// How many photographs the Mac holds.
+public func expectMacHolds(photographs count: Int, file: String = #filePath, line: Int = #line) -> Step {
+    expectation("the Mac to hold \(count) photographs", file: file, line: line) { world in
+        let held = (try? FileManager.default.contentsOfDirectory(atPath: world.mac?.photosFolder ?? ""))?.count ?? 0
+        return held == count ? nil : "the Mac holds \(held)"
+    }
+}
+
+/// The handover screen's status heading and lines; nil heading: no offer yet.
+public func expectHandover(heading: String?, lines: [String]? = nil, file: String = #filePath, line: Int = #line) -> Step {
+    expectation("the handover to say “\(heading ?? "nothing yet")”", file: file, line: line) { world in
+        guard let handover = world.handover else { return "Send to the Mac is not open" }
+        let status = handover.screen.status
+        if status?.heading != heading { return "it said “\(status?.heading ?? "nothing yet")”" }
+        if let lines, status?.lines.filter({ !$0.isEmpty }) != lines { return "its lines were \(status?.lines ?? [])" }
+        return nil
+    }
+}
+
+/// The line under Send it, and whether the button works.
+public func expectSendIt(detail: String, enabled: Bool, file: String = #filePath, line: Int = #line) -> Step {
+    expectation("Send it: “\(detail)”, \(enabled ? "enabled" : "disabled")", file: file, line: line) { world in
+        guard let screen = world.handover?.screen else { return "Send to the Mac is not open" }
+        return screen.sendDetail == detail && screen.sendEnabled == enabled
+            ? nil : "it said “\(screen.sendDetail)”, \(screen.sendEnabled ? "enabled" : "disabled")"
+    }
+}
+
+/// Whatever a scenario wants to check, in its own words.
+public func expect(_ text: String, file: String = #filePath, line: Int = #line, _ check: @escaping @Sendable (World) -> String?) -> Step {
+    expectation(text, file: file, line: line, check)
+}
+
+// MARK: - Photographing a serial, and provisioning
+
+/// Photograph a serial instead: the chooser's camera, reading a label.
+public func openPhotographSerial(file: String = #filePath, line: Int = #line) -> Step {
+    Step(.openSerial, "open Photograph a serial", file: file, line: line)
+}
+public func tapRow(_ index: Int, file: String = #filePath, line: Int = #line) -> Step {
+    Step(.serial(.tapRow(index)), "tap row \(index + 1)", file: file, line: line)
+}
+public func tapUseThisSerial(file: String = #filePath, line: Int = #line) -> Step {
+    Step(.serial(.tapUse), "tap USE THIS SERIAL", file: file, line: line)
+}
+public func tapScanAgain(file: String = #filePath, line: Int = #line) -> Step {
+    Step(.serial(.tapScanAgain), "tap Scan again", file: file, line: line)
+}
+public func tapCancel(file: String = #filePath, line: Int = #line) -> Step {
+    Step(.serial(.tapCancel), "tap Cancel", file: file, line: line)
+}
+public func typeActorName(_ name: String, file: String = #filePath, line: Int = #line) -> Step {
+    Step(.typeName(name), "type the name “\(name)”", file: file, line: line)
+}
+public func saveActorName(file: String = #filePath, line: Int = #line) -> Step { Step(.saveName, "save the name", file: file, line: line) }
+
+/// The chooser up, titled and lined as specified, with these values in order (and no more).
+public func expectChooser(_ values: [String], file: String = #filePath, line: Int = #line) -> Step {
+    expectation("the chooser with \(values)", file: file, line: line) { world in
+        guard let chooser = world.serial, case .choosing = chooser.phase else { return "the chooser is not up" }
+        guard chooser.title == "Which one is the serial?", chooser.line == "Everything the camera read. Tap the serial." else {
+            return "its title or line were wrong"
+        }
+        let shown = chooser.rows.map(\.value)
+        return shown == values ? nil : "it showed \(shown)"
+    }
+}
+
+/// A row of the chooser saying where it was read (and agreement or disagreement).
+public func expectRowDetail(_ index: Int, _ detail: String, file: String = #filePath, line: Int = #line) -> Step {
+    expectation("row \(index + 1) to read “\(detail)”", file: file, line: line) { world in
+        let rows = world.serial?.rows ?? []
+        guard rows.indices.contains(index) else { return "there is no row \(index + 1)" }
+        return rows[index].detail == detail ? nil : "it read “\(rows[index].detail)”"
+    }
+}
+
+/// The confirm button carrying this value, or none.
+public func expectUseButton(_ value: String?, file: String = #filePath, line: Int = #line) -> Step {
+    expectation("USE THIS SERIAL with \(value ?? "nothing")", file: file, line: line) { world in
+        let button = world.serial?.useButton
+        return button?.value == value && (value == nil || button?.title == "USE THIS SERIAL")
+            ? nil : "the button carried \(button?.value ?? "nothing")"
+    }
+}
+
+/// The serial applied, once the person confirmed it.
+public func expectSerialUsed(_ value: String?, file: String = #filePath, line: Int = #line) -> Step {
+    expectation("the serial \(value ?? "not") applied", file: file, line: line) { world in
+        world.usedSerial == value ? nil : "the serial applied was \(world.usedSerial ?? "none")"
+    }
+}
+
+/// The flow's phase: "reading", "typing by hand", "cancelled".
+public func expectSerialPhase(_ phase: String, file: String = #filePath, line: Int = #line) -> Step {
+    expectation("the serial flow \(phase)", file: file, line: line) { world in
+        let now: String
+        switch world.serial?.phase {
+        case .reading?: now = "reading"
+        case .choosing?: now = "choosing"
+        case .typingByHand?: now = "typing by hand"
+        case .used?: now = "used"
+        case .cancelled?: now = "cancelled"
+        case nil: now = "closed"
+        }
+        return now == phase ? nil : "it was \(now)"
+    }
+}
+
+/// The provisioning preview's actor line, faint or not.
+public func expectPreview(actor: String, faint: Bool, file: String = #filePath, line: Int = #line) -> Step {
+    expectation("the preview's actor line “\(actor)”", file: file, line: line) { world in
+        guard let preview = world.provisioning?.preview else { return "provisioning is not open" }
+        return preview.actorLine == actor && preview.actorIsFaint == faint && preview.isExample
+            ? nil : "it read “\(preview.actorLine)”\(preview.actorIsFaint ? " (faint)" : "")"
+    }
+}
+
+/// The latest audit entry's actor (nil: unsigned).
+public func expectLastEntrySignedBy(_ actor: String?, file: String = #filePath, line: Int = #line) -> Step {
+    expectation("the last audit entry signed by \(actor ?? "nobody")", file: file, line: line) { world in
+        let last = (try? world.register.auditTrail())?.last
+        return last?.actor == actor ? nil : "it was signed by \(last?.actor ?? "nobody")"
+    }
+}
+
+/// Something else answers at the paired Mac's address, with another certificate.
+public func anImpostorAnswersForTheMac(file: String = #filePath, line: Int = #line) -> Step {
+    Step(.impostor, "an impostor answers for the Mac", file: file, line: line)
+}
+
+/// The handover screen's problem line contains this.
+public func expectHandoverProblem(containing text: String, file: String = #filePath, line: Int = #line) -> Step {
+    expectation("the handover to report “\(text)”", file: file, line: line) { world in
+        let problem = world.handover?.screen.problem ?? ""
+        return problem.contains(text) ? nil : "it reported “\(problem)”"
+    }
+}
+
+/// How many offers the Mac has received.
+public func expectMacOffers(_ count: Int, file: String = #filePath, line: Int = #line) -> Step {
+    expectation("the Mac to hold \(count) offers", file: file, line: line) { world in
+        world.mac?.offerCount == count ? nil : "it holds \(world.mac?.offerCount ?? 0)"
+    }
+}
+
+/// The sweep's list of tags, in the order seen.
+public func expectSweepSeen(_ tags: [String], file: String = #filePath, line: Int = #line) -> Step {
+    expectation("the sweep to list \(tags)", file: file, line: line) { world in
+        let seen = world.sweep?.sweep.seen.map(\.tag) ?? []
+        return seen == tags ? nil : "it listed \(seen)"
+    }
+}
+
+/// The sweep's sentence and routes.
+public func expectSweepScreen(sentence: String, routes: [String], file: String = #filePath, line: Int = #line) -> Step {
+    expectation("the sweep to say “\(sentence)”", file: file, line: line) { world in
+        guard let sweep = world.sweep?.sweep else { return "the sweep is not open" }
+        return sweep.sentence == sentence && sweep.routes.map(\.title) == routes
+            ? nil : "it said “\(sweep.sentence)” with \(sweep.routes.map(\.title))"
+    }
+}

@@ -1,0 +1,230 @@
+import Camera
+import Companion
+import Foundation
+import MacLink
+import Reader
+import Register
+import Shell
+
+/// The phone and the Mac of one running scenario: a register in a temporary folder, a virtual
+/// clock, the recorded camera with its faults, the simulated Mac in process, and the screens.
+public final class World {
+    public let phone: Phone
+    public let folder: String
+    public private(set) var register: Register
+    public let clock = VirtualClock()
+    public let camera: any CameraDevice
+    public let reader: any FrameReading
+    public let mac: SimulatedMac?
+    public let link: InProcessLink?
+    public private(set) var scan: ScanDriver? = nil
+    public private(set) var handover: HandoverDriver? = nil
+    public private(set) var sweep: SweepDriver? = nil
+    public private(set) var serial: SerialChooser? = nil
+    public private(set) var serialPump: CameraPump? = nil
+    public private(set) var usedSerial: String? = nil
+    public private(set) var provisioning: ProvisioningScreen? = nil
+    public private(set) var uploadOutcomes: [Uploader.Outcome] = []
+    public private(set) var transfersMade = 0
+
+    /// For tests of the runner itself: a double standing in for the companion's screens.
+    public var scanScreenDouble: ((ScanScreen) -> ScanScreen)? = nil
+    public var summaryDouble: ((QueueSummary) -> QueueSummary)? = nil
+
+    public init(phone: Phone, reader: any FrameReading, devices: String) throws {
+        self.phone = phone
+        self.reader = reader
+        folder = NSTemporaryDirectory() + "fieldrig-scenario-\(getpid())-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        var seed = phone.register
+        seed.actorName = phone.actor
+        register = try Register(path: "\(folder)/phone.sqlite")
+        try register.apply(seed, at: clock.timestamp(.zero))
+        var script = FaultScript()
+        for fault in phone.faults { try script.add(parsing: fault) }
+        let source = phone.camera.hasPrefix("/") ? phone.camera : "\(devices)/sequences/\(phone.camera)"
+        camera = try CameraSource(parsing: source).open(faults: script)
+        switch phone.mac {
+        case .notPaired:
+            mac = SimulatedMac(
+                name: "Studio Mac", register: try Register(path: "\(folder)/mac.sqlite"), photosFolder: "\(folder)/mac-photos",
+                answer: .byHand)
+            link = nil
+        case .paired(let name, let reachable, let answer):
+            let mac = SimulatedMac(
+                name: name, register: try Register(path: "\(folder)/mac.sqlite"), photosFolder: "\(folder)/mac-photos", answer: answer)
+            let fingerprint = String(repeating: "5e", count: 32)
+            let clock = clock
+            let link = InProcessLink(mac: mac, fingerprint: fingerprint, now: { clock.timestamp(clock.now) })
+            link.reachable = reachable
+            try register.pair(Pairing(macName: name, address: "in-process", fingerprint: fingerprint, pairedAt: clock.timestamp(.zero)))
+            self.mac = mac
+            self.link = link
+        }
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: folder) }
+
+    // MARK: - What the person sees
+
+    public var scanScreen: ScanScreen? {
+        guard let screen = scan?.sheet.screen else { return nil }
+        return scanScreenDouble.map { $0(screen) } ?? screen
+    }
+
+    public var summary: QueueSummary {
+        let real =
+            (try? QueueSummary.of(register, macReachable: link?.reachable ?? false))
+            ?? QueueSummary(counts: QueueCounts(goingUp: 0, needDecision: 0, kept: 0), stall: nil)
+        return summaryDouble.map { $0(real) } ?? real
+    }
+
+    // MARK: - Doing
+
+    func perform(_ action: Step.Action) throws {
+        switch action {
+        case .openScan(let purpose):
+            scan = try ScanDriver(purpose: purpose, camera: camera, reader: reader, register: register, clock: clock)
+            scan!.send(.opened)
+        case .closeScan:
+            scan?.pump.stop()
+            scan = nil
+        case .wait(let duration):
+            let until = clock.now + duration
+            if let serialPump, serial != nil {
+                serialPump.run(until: until) { event in
+                    switch event {
+                    case .frame(let readings, let at): serialSend(.frameRead(readings, at: at))
+                    case .trouble(let trouble): serialSend(.cameraFailed(trouble))
+                    case .recovered, .ended: break
+                    }
+                }
+                serialSend(.clock(clock.now))
+            } else if let scan {
+                scan.run(until: until)
+            } else if let sweep {
+                sweep.run(until: until)
+            } else {
+                clock.advance(to: until)
+            }
+            mac?.tick(clock.timestamp(clock.now))
+        case .scan(let event):
+            scan?.send(event)
+        case .foreground:
+            scan?.returnToForeground()
+        case .photograph(let tag, let bytes):
+            var photo = [UInt8](repeating: 0, count: bytes)
+            for i in stride(from: 0, to: bytes, by: 97) { photo[i] = UInt8(truncatingIfNeeded: i &+ Int(clock.now.components.seconds)) }
+            photo[0] = UInt8(truncatingIfNeeded: try register.captures().count)
+            let capture = try register.keepCapture(photo, tag: tag, at: clock.timestamp(clock.now))
+            try register.queue(capture, at: clock.timestamp(clock.now))
+        case .pushUploads:
+            if let link {
+                try register.queueKept(at: clock.timestamp(clock.now))
+                uploadOutcomes = try Uploader(register: register, receiver: LinkPhotoReceiver(connection: link)).drain(
+                    at: clock.timestamp(clock.now))
+            }
+        case .macReachable(let reachable):
+            link?.reachable = reachable
+            handover?.send(.connectionChanged(.paired(name: mac?.name ?? "Studio Mac", reachable: reachable && link != nil)))
+        case .macDecides(let accept):
+            if let mac, let id = try register.currentTransfer()?.id {
+                if accept { mac.accept(id, at: clock.timestamp(clock.now)) } else { mac.decline(id, at: clock.timestamp(clock.now)) }
+            }
+        case .pair:
+            break
+        case .openHandover:
+            handover = try HandoverDriver(register: register, connection: link, reachable: link?.reachable ?? false, clock: clock)
+            handover!.send(.appeared(stored: try register.currentTransfer()))
+        case .handover(let event):
+            handover?.send(event)
+        case .sendHandover:
+            transfersMade += 1
+            handover?.send(.tapSend(newTransfer: "transfer-\(transfersMade)"))
+        case .restartApp:
+            // The app is killed and started again: the screens are gone, the register stays.
+            scan?.pump.stop()
+            scan = nil
+            handover = nil
+            sweep = nil
+            register = try Register(path: register.path)
+        case .openSweep:
+            sweep = try SweepDriver(camera: camera, reader: reader, register: register, clock: clock)
+            sweep!.send(.opened)
+        case .sweep(let event):
+            sweep?.send(event)
+        case .addByHand(let tag, let name):
+            var form = HandIntake()
+            _ = form.handle(.type(.tag, tag))
+            _ = form.handle(.type(.name, name))
+            for effect in form.handle(.save) {
+                if case .addAsset(let asset) = effect { try register.addAsset(asset, at: clock.timestamp(clock.now)) }
+            }
+        case .openSerial:
+            scan?.pump.stop()
+            scan = nil
+            serial = SerialChooser()
+            serialPump = CameraPump(camera: camera, reader: reader, clock: clock)
+            serialSend(.opened)
+        case .serial(let event):
+            serialSend(event)
+        case .typeName(let name):
+            if provisioning == nil { provisioning = ProvisioningScreen(previewTime: clock.timestamp(clock.now)) }
+            provisioning!.type(name)
+        case .saveName:
+            for effect in provisioning?.save() ?? [] {
+                if case .saveActorName(let name) = effect { try register.setActorName(name, at: clock.timestamp(clock.now)) }
+            }
+        case .impostor:
+            link?.presented = String(repeating: "0b", count: 32)
+        case .expect:
+            break
+        }
+    }
+
+    private func serialSend(_ event: SerialChooser.Event) {
+        guard var chooser = serial else { return }
+        let effects = chooser.handle(event)
+        serial = chooser
+        for effect in effects {
+            switch effect {
+            case .startCamera(let setup):
+                if let trouble = serialPump?.start(setup) { serialSend(.cameraFailed(trouble)) } else { serialSend(.cameraStarted) }
+            case .stopCamera: serialPump?.stop()
+            case .useSerial(let value): usedSerial = value
+            case .openTypingByHand, .rearmScanner, .log: break
+            }
+        }
+    }
+
+    /// One line of what the person sees now, for the transcript.
+    public var seen: String {
+        var parts: [String] = []
+        if let screen = scanScreen {
+            parts.append("“\(screen.sentence)”")
+            parts.append("routes: " + (screen.routeTitles.isEmpty ? "-" : screen.routeTitles.joined(separator: ", ")))
+            if !screen.buttons.isEmpty { parts.append("buttons: " + screen.buttons.joined(separator: ", ")) }
+            switch screen.card {
+            case .hit(let card)?: parts.append("card: \(card.tag) \(card.name)" + (card.confirmation.map { ", “\($0)”" } ?? ""))
+            case .offer(let offer)?: parts.append("offer: " + offer.values.map(\.value).joined(separator: " · "))
+            case nil: break
+            }
+        }
+        if let serial {
+            switch serial.phase {
+            case .choosing:
+                parts.append(
+                    "chooser: " + serial.rows.map(\.value).joined(separator: " · ")
+                        + (serial.useButton.map { " [USE THIS SERIAL \($0.value)]" } ?? ""))
+            case .used(let value): parts.append("serial used: \(value)")
+            case .typingByHand: parts.append("typing the serial by hand")
+            case .reading: parts.append("reading a serial")
+            case .cancelled: parts.append("serial cancelled")
+            }
+        }
+        if let sweep { parts.append("sweep: “\(sweep.sweep.sentence)” seen \(sweep.sweep.seen.map(\.tag).joined(separator: ","))") }
+        if let handover, let status = handover.screen.status { parts.append("handover: \(status.heading)") }
+        parts.append("queue: " + summary.lines.joined(separator: "; "))
+        return parts.joined(separator: " | ")
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+import Imaging
+import Reader
+import ScenarioKit
+import Scenarios
+
+/// `fieldrig scenarios`: run QA's scenarios.
+enum ScenariosCommand: Command {
+    static let name = ["scenarios"]
+    static let summary = "run the scenarios in Scenarios/ (the main job): every rule, every fault, every flow"
+    static let help = """
+        Usage: fieldrig scenarios [--filter TEXT] [--rule ID] [--junit FILE] [--jobs N] [--shard I/N] [--list] [--barcodes-only]
+
+        Runs every scenario in Scenarios/ on a virtual clock, with the recorded cameras in
+        Devices/, real zbar and tesseract reading, a real SQLite register and the simulated Mac.
+        After every step the invariants are checked: the route rule (SCAN-7), nothing written
+        without a confirmation (INTAKE-3), never "All sent" while a photograph is not on the Mac
+        (QUEUE-2), the handover never claiming an outcome (HANDOVER-8). A failure prints the
+        scenario's transcript and the file and line of the step that failed.
+
+        Options:
+          --filter TEXT     only scenarios whose name contains TEXT
+          --rule ID         only scenarios covering the rule ID (e.g. SCAN-7)
+          --junit FILE      also write a JUnit XML report, for CI
+          --jobs N          scenarios at once, each thread with its own reader (default: cores)
+          --shard I/N       run the I-th of N equal shares (1-based), for a CI matrix
+          --list            list the scenarios instead of running them
+          --barcodes-only   read barcodes only, no OCR (faster; text-dependent steps will fail)
+          -h, --help        this help
+
+        Exit codes: 0 every scenario passed, 1 a scenario failed, 2 wrong usage.
+        """
+
+    static func run(_ arguments: [String]) throws -> Int32 {
+        let options = try Options(
+            arguments, flags: ["--list", "--barcodes-only"], values: ["--filter", "--rule", "--junit", "--jobs", "--shard"])
+        guard options.positional.isEmpty else { throw UsageError("takes no FILE") }
+        var selected = allScenarios
+        if let text = options.value("--filter") { selected = selected.filter { $0.name.localizedCaseInsensitiveContains(text) } }
+        if let rule = options.value("--rule") { selected = selected.filter { $0.rules.contains(rule.uppercased()) } }
+        if let shard = options.value("--shard") {
+            let parts = shard.split(separator: "/").compactMap { Int($0) }
+            guard parts.count == 2, parts[1] >= 1, (1...parts[1]).contains(parts[0]) else {
+                throw UsageError("--shard takes I/N with 1 <= I <= N, not '\(shard)'")
+            }
+            selected = selected.enumerated().filter { $0.offset % parts[1] == parts[0] - 1 }.map(\.element)
+        }
+        if options.has("--list") {
+            for s in selected { emit("\(s.location)  \(s.name)  [\(s.rules.joined(separator: ", "))]") }
+            return ExitCode.success
+        }
+        guard !selected.isEmpty else { throw CommandFailure("no scenario matches") }
+        let jobs = try options.integer("--jobs", default: ProcessInfo.processInfo.activeProcessorCount, in: 1...64)
+        let barcodesOnly = options.has("--barcodes-only")
+        let devices = FileManager.default.fileExists(atPath: "Devices/sequences") ? "Devices" : ScenarioPaths.devices
+        let start = ContinuousClock.now
+        let done = Counter()
+        let total = selected.count
+        let results = ScenarioRunner(devices: devices).runAll(
+            selected, jobs: jobs,
+            makeReader: {
+                let reader = try FrameReader()
+                return CachingReader(barcodesOnly ? BarcodesOnly(reader) : reader)
+            },
+            progress: { result in
+                let n = (done.take(below: Int.max) ?? 0) + 1
+                emit("[\(n)/\(total)] \(result.passed ? "pass" : "FAIL")  \(result.scenario)  (\(ms(result.duration)))")
+            })
+        let failed = results.filter { !$0.passed }
+        for result in failed {
+            emit("\nFAILED: \(result.scenario)\n  \(result.failure!)\n  transcript:")
+            for line in result.transcript { emit("    \(line)") }
+        }
+        let elapsed = ContinuousClock.now - start
+        if let junit = options.value("--junit") { try writeJUnit(results, to: junit, elapsed: elapsed) }
+        emit("\n\(results.count - failed.count) passed, \(failed.count) failed")
+        emit(
+            String(
+                format: "%d scenarios in %.1f s (%.1f a second, %d jobs)", results.count, seconds(elapsed),
+                Double(results.count) / seconds(elapsed), jobs))
+        return failed.isEmpty ? ExitCode.success : ExitCode.failure
+    }
+
+    static func writeJUnit(_ results: [ScenarioResult], to path: String, elapsed: Duration) throws {
+        func escape(_ s: String) -> String {
+            s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(
+                of: ">", with: "&gt;"
+            )
+            .replacingOccurrences(of: "\"", with: "&quot;")
+        }
+        var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        xml +=
+            "<testsuite name=\"fieldrig scenarios\" tests=\"\(results.count)\" failures=\"\(results.filter { !$0.passed }.count)\" time=\"\(seconds(elapsed))\">\n"
+        for r in results {
+            xml +=
+                "  <testcase classname=\"\(escape(r.location.description))\" name=\"\(escape(r.scenario))\" time=\"\(seconds(r.duration))\">"
+            if let failure = r.failure {
+                xml += "<failure message=\"\(escape(failure))\">\(escape(r.transcript.joined(separator: "\n")))</failure>"
+            }
+            xml += "</testcase>\n"
+        }
+        xml += "</testsuite>\n"
+        do { try xml.write(toFile: path, atomically: true, encoding: .utf8) } catch {
+            throw CommandFailure("\(path): cannot write the JUnit report (\(error.localizedDescription))")
+        }
+    }
+}
+
+/// A reader that reads barcodes only: scenarios without OCR, for throughput.
+final class BarcodesOnly: FrameReading {
+    let reader: FrameReader
+    init(_ reader: FrameReader) { self.reader = reader }
+    func read(_ frame: Frame) -> [Reading] { reader.read(frame, passes: .barcodes) }
+}
+
+/// `fieldrig rules`: every rule, with the scenarios that cover it.
+enum RulesCommand: Command {
+    static let name = ["rules"]
+    static let summary = "every rule of the specification, with the scenarios that cover it"
+    static let help = """
+        Usage: fieldrig rules [--json]
+
+        Prints every rule id the project keeps (Scenarios/RULES, checked against the specification
+        by a test) with the scenarios that name it, and flags the rules no scenario covers.
+
+        Options:
+          --json       {"rules": [{"id": "SCAN-7", "scenarios": ["..."]}]}
+          -h, --help   this help
+
+        Exit codes: 0 every rule is covered, 1 a rule is not, 2 wrong usage.
+        """
+
+    static func run(_ arguments: [String]) throws -> Int32 {
+        let options = try Options(arguments, flags: ["--json"], values: [])
+        let rules = ScenarioPaths.rules
+        guard !rules.isEmpty else { throw CommandFailure("the rule list (Scenarios/RULES) could not be read") }
+        let coverage = rules.map { rule in (rule, allScenarios.filter { $0.rules.contains(rule.id) }.map(\.name)) }
+        if options.has("--json") {
+            emit(
+                JSON.object([
+                    ("rules", .array(coverage.map { .object([("id", .string($0.0.id)), ("scenarios", .array($0.1.map(JSON.string)))]) }))
+                ]).text)
+        } else {
+            for (rule, names) in coverage {
+                emit(
+                    "\(rule.id.padding(toLength: 11, withPad: " ", startingAt: 0)) \(names.isEmpty ? "UNCOVERED" : "\(names.count) scenario\(names.count == 1 ? "" : "s")")  \(rule.text)"
+                )
+            }
+            let uncovered = coverage.filter { $0.1.isEmpty }.count
+            emit("\n\(rules.count - uncovered) of \(rules.count) rules covered" + (uncovered > 0 ? "; \(uncovered) uncovered" : ""))
+        }
+        return coverage.contains { $0.1.isEmpty } ? ExitCode.failure : ExitCode.success
+    }
+}
