@@ -26,6 +26,9 @@ enum ScenariosCommand: Command {
           --shard I/N       run the I-th of N equal shares (1-based), for a CI matrix
           --list            list the scenarios instead of running them
           --barcodes-only   read barcodes only, no OCR (faster; text-dependent steps will fail)
+          --camera SOURCE   play every selected scenario through SOURCE instead of its recording:
+                            a webcam (/dev/videoN) runs in real time, each wait a real wait,
+                            while you hold up the labels and tags the scenario expects
           -h, --help        this help
 
         Exit codes: 0 every scenario passed, 1 a scenario failed, 2 wrong usage.
@@ -33,7 +36,7 @@ enum ScenariosCommand: Command {
 
     static func run(_ arguments: [String]) throws -> Int32 {
         let options = try Options(
-            arguments, flags: ["--list", "--barcodes-only"], values: ["--filter", "--rule", "--junit", "--jobs", "--shard"])
+            arguments, flags: ["--list", "--barcodes-only"], values: ["--filter", "--rule", "--junit", "--jobs", "--shard", "--camera"])
         guard options.positional.isEmpty else { throw UsageError("takes no FILE") }
         var selected = allScenarios
         if let text = options.value("--filter") { selected = selected.filter { $0.name.localizedCaseInsensitiveContains(text) } }
@@ -44,6 +47,14 @@ enum ScenariosCommand: Command {
                 throw UsageError("--shard takes I/N with 1 <= I <= N, not '\(shard)'")
             }
             selected = selected.enumerated().filter { $0.offset % parts[1] == parts[0] - 1 }.map(\.element)
+        }
+        if let camera = options.value("--camera") {
+            let absolute = camera.hasPrefix("/") ? camera : FileManager.default.currentDirectoryPath + "/" + camera
+            selected = selected.map { scenario in
+                var s = scenario
+                s.phone.camera = absolute
+                return s
+            }
         }
         if options.has("--list") {
             for s in selected { emit("\(s.location)  \(s.name)  [\(s.rules.joined(separator: ", "))]") }
