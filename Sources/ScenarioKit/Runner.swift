@@ -166,11 +166,13 @@ final class ResultSlots: @unchecked Sendable {
     }
 }
 
+/// A shared counter handing out 0, 1, 2, ... to worker threads.
 // @unchecked Sendable: `value` is only touched under `lock`.
-final class NextIndex: @unchecked Sendable {
+public final class NextIndex: @unchecked Sendable {
     private var value = 0
     private let lock = NSLock()
-    func take(below limit: Int) -> Int? {
+    public init() {}
+    public func take(below limit: Int) -> Int? {
         lock.lock()
         defer { lock.unlock() }
         guard value < limit else { return nil }

@@ -23,10 +23,7 @@ enum BenchScenariosCommand: Command {
             let start = ContinuousClock.now
             let results = ScenarioRunner(devices: devices).runAll(
                 allScenarios, jobs: jobs,
-                makeReader: {
-                    let reader = try FrameReader()
-                    return CachingReader(barcodesOnly ? BarcodesOnly(reader) : reader)
-                }, progress: { _ in })
+                makeReader: { try scenarioReader(barcodesOnly: barcodesOnly) }, progress: { _ in })
             let elapsed = ContinuousClock.now - start
             emit(
                 String(

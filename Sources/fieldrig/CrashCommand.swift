@@ -32,18 +32,9 @@ enum CrashRegisterCommand: Command {
         """
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let options = try Options(arguments, flags: [], values: ["--kills", "--seed", "--keep"])
-        guard options.positional.isEmpty else { throw UsageError("takes no FILE") }
-        let kills = try options.integer("--kills", default: 50, in: 1...100_000)
-        let seed = try options.integer("--seed", default: 1, in: 0...Int.max)
-        let folder = options.value("--keep") ?? NSTemporaryDirectory() + "fieldrig-crash-\(getpid())"
-        let keep = options.value("--keep") != nil
-        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { if !keep { try? FileManager.default.removeItem(atPath: folder) } }
-        let path = "\(folder)/register.sqlite"
-        guard !FileManager.default.fileExists(atPath: path) else {
-            throw CommandFailure("\(path): already exists; --keep needs an empty folder")
-        }
+        let harness = try CrashHarness(arguments, defaultKills: 50, name: "register")
+        defer { withExtendedLifetime(harness) {} }  // its folder lives until the run ends
+        let (kills, seed, path) = (harness.kills, harness.seed, harness.path)
         try registerCall { () throws(RegisterError) in try Register(path: path).apply(.demo, at: Timestamp(year: 2026, month: 1, day: 1)) }
 
         var random = SeededRandom(seed: UInt64(seed))
@@ -58,21 +49,8 @@ enum CrashRegisterCommand: Command {
             // Kill after this many reported writes, plus up to 2 ms more: mid-write as often as not.
             let afterWrites = Int.random(in: 0...12, using: &random)
             let extra = Duration.microseconds(Int.random(in: 0...2000, using: &random))
-            let child = Process()
-            child.executableURL = URL(fileURLWithPath: "/proc/self/exe")
-            child.arguments = ["register", path, "churn", "--seed", String(UInt64(seed) &* 1000 &+ UInt64(kill))]
-            let out = Pipe()
-            child.standardOutput = out
-            child.standardError = FileHandle.nullDevice
-            try child.run()
-            let reader = LineReader(out.fileHandleForReading)
-            var reported: [String] = []
-            while reported.count < afterWrites, let line = reader.next() { reported.append(line) }
-            let until = ContinuousClock.now + extra
-            while ContinuousClock.now < until {}  // a spin, not a sleep: the child runs meanwhile
-            Glibc.kill(child.processIdentifier, SIGKILL)
-            while let line = reader.next() { reported.append(line) }  // written before it died
-            child.waitUntilExit()
+            let reported = try CrashHarness.runAndKill(
+                ["register", path, "churn", "--seed", String(UInt64(seed) &* 1000 &+ UInt64(kill))], afterLines: afterWrites, extra: extra)
             for line in reported {
                 let parts = line.split(separator: " ").map(String.init)
                 if parts.first == "stamp", parts.count == 3, let id = Int(parts[1]) { stamps.insert(id) }
@@ -111,6 +89,52 @@ enum CrashRegisterCommand: Command {
             "\(kills) kills (seed \(seed)): \(stamps.count) stamps and \(captures.count) captures reported, all present; \(orphans) photographs written but not yet recorded were found and kept; integrity ok after every kill"
         )
         return ExitCode.success
+    }
+}
+
+/// What both crash harnesses share: their options and folder, and killing a child mid-work.
+final class CrashHarness {
+    let kills: Int
+    let seed: Int
+    let folder: String
+    let path: String
+    private let keep: Bool
+
+    init(_ arguments: [String], defaultKills: Int, name: String) throws {
+        let options = try Options(arguments, flags: [], values: ["--kills", "--seed", "--keep"])
+        guard options.positional.isEmpty else { throw UsageError("takes no FILE") }
+        kills = try options.integer("--kills", default: defaultKills, in: 1...100_000)
+        seed = try options.integer("--seed", default: 1, in: 0...Int.max)
+        folder = options.value("--keep") ?? NSTemporaryDirectory() + "fieldrig-crash-\(name)-\(getpid())"
+        keep = options.value("--keep") != nil
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        path = "\(folder)/register.sqlite"
+        guard !FileManager.default.fileExists(atPath: path) else {
+            throw CommandFailure("\(path): already exists; --keep needs an empty folder")
+        }
+    }
+
+    deinit { if !keep { try? FileManager.default.removeItem(atPath: folder) } }
+
+    /// Runs `fieldrig ARGUMENTS`, kills it with SIGKILL after `afterLines` lines and `extra` more,
+    /// and returns every line it wrote before it died.
+    static func runAndKill(_ arguments: [String], afterLines: Int, extra: Duration) throws -> [String] {
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: "/proc/self/exe")
+        child.arguments = arguments
+        let out = Pipe()
+        child.standardOutput = out
+        child.standardError = FileHandle.nullDevice
+        try child.run()
+        let reader = LineReader(out.fileHandleForReading)
+        var lines: [String] = []
+        while lines.count < afterLines, let line = reader.next() { lines.append(line) }
+        let until = ContinuousClock.now + extra
+        while ContinuousClock.now < until {}  // a spin, not a sleep: the child runs meanwhile
+        Glibc.kill(child.processIdentifier, SIGKILL)
+        while let line = reader.next() { lines.append(line) }  // written before it died
+        child.waitUntilExit()
+        return lines
     }
 }
 
@@ -161,19 +185,10 @@ enum CrashQueueCommand: Command {
         """
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let options = try Options(arguments, flags: [], values: ["--kills", "--seed", "--keep"])
-        guard options.positional.isEmpty else { throw UsageError("takes no FILE") }
-        let kills = try options.integer("--kills", default: 100, in: 1...100_000)
-        let seed = try options.integer("--seed", default: 1, in: 0...Int.max)
-        let folder = options.value("--keep") ?? NSTemporaryDirectory() + "fieldrig-crash-queue-\(getpid())"
-        let keep = options.value("--keep") != nil
-        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { if !keep { try? FileManager.default.removeItem(atPath: folder) } }
-        let path = "\(folder)/register.sqlite"
-        let mac = "\(folder)/mac-photos"
-        guard !FileManager.default.fileExists(atPath: path) else {
-            throw CommandFailure("\(path): already exists; --keep needs an empty folder")
-        }
+        let harness = try CrashHarness(arguments, defaultKills: 100, name: "queue")
+        defer { withExtendedLifetime(harness) {} }  // its folder lives until the run ends
+        let (kills, seed, path) = (harness.kills, harness.seed, harness.path)
+        let mac = "\(harness.folder)/mac-photos"
         let start = Timestamp(year: 2026, month: 1, day: 1)
         try registerCall { () throws(RegisterError) in
             let register = try Register(path: path)
@@ -225,21 +240,9 @@ enum CrashQueueCommand: Command {
         for kill in 1...kills {
             let afterLines = Int.random(in: 0...14, using: &random)
             let extra = Duration.microseconds(Int.random(in: 0...3000, using: &random))
-            let child = Process()
-            child.executableURL = URL(fileURLWithPath: "/proc/self/exe")
-            child.arguments = ["queue", path, "churn", "--mac-folder", mac, "--seed", String(UInt64(seed) &* 1000 &+ UInt64(kill))]
-            let out = Pipe()
-            child.standardOutput = out
-            child.standardError = FileHandle.nullDevice
-            try child.run()
-            let reader = LineReader(out.fileHandleForReading)
-            var lines: [String] = []
-            while lines.count < afterLines, let line = reader.next() { lines.append(line) }
-            let until = ContinuousClock.now + extra
-            while ContinuousClock.now < until {}  // a spin, not a sleep: the child runs meanwhile
-            Glibc.kill(child.processIdentifier, SIGKILL)
-            while let line = reader.next() { lines.append(line) }
-            child.waitUntilExit()
+            let lines = try CrashHarness.runAndKill(
+                ["queue", path, "churn", "--mac-folder", mac, "--seed", String(UInt64(seed) &* 1000 &+ UInt64(kill))],
+                afterLines: afterLines, extra: extra)
             for line in lines where line.hasPrefix("kept ") {
                 let parts = line.split(separator: " ")
                 if parts.count == 3 { kept[String(parts[1])] = String(parts[2]) }

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Imaging
 import Reader
+import ScenarioKit
 
 /// `fieldrig read`: what the camera would read in each image.
 enum ReadCommand: Command {
@@ -104,7 +105,7 @@ enum ReadCommand: Command {
         let workers = min(jobs, files.count)
         let outcomes = OrderedOutcomes<Result<Read, ImageError>>(count: files.count)
         let setupError = OrderedOutcomes<ReaderError>(count: 1)
-        let next = Counter()
+        let next = NextIndex()
         DispatchQueue.global().async {
             DispatchQueue.concurrentPerform(iterations: workers) { _ in
                 let reader: FrameReader
@@ -230,20 +231,5 @@ final class OrderedOutcomes<Value>: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         return slots[index]
-    }
-}
-
-/// A shared counter handing out 0, 1, 2, ...
-// @unchecked Sendable: `value` is only touched under `lock`.
-final class Counter: @unchecked Sendable {
-    private var value = 0
-    private let lock = NSLock()
-
-    func take(below limit: Int) -> Int? {
-        lock.lock()
-        defer { lock.unlock() }
-        guard value < limit else { return nil }
-        value += 1
-        return value - 1
     }
 }

@@ -65,14 +65,11 @@ enum ScenariosCommand: Command {
         let barcodesOnly = options.has("--barcodes-only")
         let devices = FileManager.default.fileExists(atPath: "Devices/sequences") ? "Devices" : ScenarioPaths.devices
         let start = ContinuousClock.now
-        let done = Counter()
+        let done = NextIndex()
         let total = selected.count
         let results = ScenarioRunner(devices: devices).runAll(
             selected, jobs: jobs,
-            makeReader: {
-                let reader = try FrameReader()
-                return CachingReader(barcodesOnly ? BarcodesOnly(reader) : reader)
-            },
+            makeReader: { try scenarioReader(barcodesOnly: barcodesOnly) },
             progress: { result in
                 let n = (done.take(below: Int.max) ?? 0) + 1
                 emit("[\(n)/\(total)] \(result.passed ? "pass" : "FAIL")  \(result.scenario)  (\(ms(result.duration)))")
@@ -115,6 +112,12 @@ enum ScenariosCommand: Command {
             throw CommandFailure("\(path): cannot write the JUnit report (\(error.localizedDescription))")
         }
     }
+}
+
+/// The reader a scenario worker uses: the real one, or barcodes only, with held frames read once.
+func scenarioReader(barcodesOnly: Bool) throws -> any FrameReading {
+    let reader = try FrameReader()
+    return CachingReader(barcodesOnly ? BarcodesOnly(reader) : reader)
 }
 
 /// A reader that reads barcodes only: scenarios without OCR, for throughput.
