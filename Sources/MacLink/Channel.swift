@@ -114,16 +114,6 @@ public final class PinnedClient {
         return try stream.receive()
     }
 
-    /// The fingerprint the peer at `address` presents, without sending anything: for pairing.
-    public func presentedFingerprint() throws(LinkError) -> String {
-        let (ssl, fd) = try handshake()
-        defer {
-            SSL_free(ssl)
-            close(fd)
-        }
-        return try peerFingerprint(ssl)
-    }
-
     private func connect() throws(LinkError) -> TLSStream {
         let (ssl, fd) = try handshake()
         let stream = TLSStream(ssl: ssl, fd: fd)
