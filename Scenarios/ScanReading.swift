@@ -48,3 +48,16 @@ let readySentence = Scenario(
     expectSentence(ready)
     expectRoutes(allRoutes)
 }
+
+let pairingCodeOpensPairing = Scenario(
+    "a Mac's pairing code is provably ours: it opens pairing at once", rules: ["SCAN-4", "SCAN-2"], phone: Phone(camera: "pairing-code")
+) {
+    openScan()
+    wait(0.29)
+    expectOpened([])
+    wait(0.02)
+    expectOpened(["pairing with Studio Mac"])
+    wait(1.5)
+    expectOpened(["pairing with Studio Mac"])  // once, not again on every frame it stays in view
+    expectNoCard()
+}

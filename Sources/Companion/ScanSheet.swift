@@ -160,6 +160,8 @@ public struct ScanSheet: Sendable, Hashable {
     public private(set) var hit: HitCard? = nil
     /// A tag just dealt with, not fired again until a frame without it is seen.
     public private(set) var quietTag: String? = nil
+    /// The same for a pairing code.
+    public private(set) var quietPairing: String? = nil
     public private(set) var inForeground = true
 
     public init(purpose: Purpose, context: ScanContext) {
@@ -260,6 +262,7 @@ public struct ScanSheet: Sendable, Hashable {
     private mutating func read(_ readings: [Reading], at now: Duration) -> [Effect] {
         guard camera == .ready, inForeground else { return [] }
         if let quiet = quietTag, !readings.contains(where: { proveTag($0.value)?.tag == quiet }) { quietTag = nil }
+        if let quiet = quietPairing, !readings.contains(where: { $0.value == quiet }) { quietPairing = nil }
         // While a card is up nothing new is taken: NEXT, or putting the offer away, re-arms.
         guard hit == nil, offer == nil else { return [] }
         // A provable code fires the instant it decodes: no settling window (SCAN-2, SCAN-4).
@@ -279,12 +282,14 @@ public struct ScanSheet: Sendable, Hashable {
                 }
             }
             if let pairing = PairingCode.prove(reading.value) {
+                guard reading.value != quietPairing else { continue }
                 settling = nil
+                quietPairing = reading.value
                 return [.openPairing(pairing)]
             }
         }
-        // Proven tags never settle: what is left is anything not provably ours.
-        let others = readings.filter { proveTag($0.value) == nil }
+        // Proven tags and pairing codes never settle: what is left is anything not provably ours.
+        let others = readings.filter { proveTag($0.value) == nil && PairingCode.prove($0.value) == nil }
         guard !others.isEmpty else { return tick(now) }
         if settling == nil { settling = Settling(startedAt: now) }
         settling!.add(others)

@@ -9,6 +9,7 @@ enum TagCommand: Command {
     static let summary = "print an asset tag's proven QR payload, and draw it as a PNG"
     static let help = """
         Usage: fieldrig tag make TAG... (--register PATH | --register-id ID --key HEX) [--png OUT] [--frame OUT]
+               fieldrig tag make --pairing NAME --address HOST:PORT --fingerprint HEX [--png OUT] [--frame OUT]
 
         Prints, one a line, the QR payload of each asset TAG, carrying its proof: an HMAC-SHA-256
         over the register id and the tag, keyed by the register's tag key. The scan sheet fires on
@@ -19,6 +20,8 @@ enum TagCommand: Command {
           --register PATH     take the register id and tag key from this register
           --register-id ID    the register id (with --key)
           --key HEX           the tag key, as hex (at least 16 bytes)
+          --pairing NAME      instead of asset tags, a Mac's pairing code (with --address and the
+                              certificate's SHA-256 --fingerprint, 64 hex digits)
           --png OUT           write the QR code alone, for printing (one TAG only)
           --frame OUT         write a 1280x720 camera frame with the tags in a row on a desk
           -h, --help          this help
@@ -27,7 +30,18 @@ enum TagCommand: Command {
         """
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let options = try Options(arguments, flags: [], values: ["--register", "--register-id", "--key", "--png", "--frame"])
+        let options = try Options(
+            arguments, flags: [],
+            values: ["--register", "--register-id", "--key", "--png", "--frame", "--pairing", "--address", "--fingerprint"])
+        if let name = options.value("--pairing") {
+            guard options.positional.isEmpty, let address = options.value("--address"), let fingerprint = options.value("--fingerprint"),
+                fingerprint.count == 64, fingerprint.allSatisfy(\.isHexDigit)
+            else { throw UsageError("--pairing NAME needs --address HOST:PORT and --fingerprint (64 hex digits), and no TAG") }
+            let payload = PairingCode(macName: name, address: address, fingerprint: fingerprint).payload
+            emit(payload)
+            try draw([payload], png: options.value("--png"), frame: options.value("--frame"))
+            return ExitCode.success
+        }
         let tags = options.positional
         guard !tags.isEmpty else { throw UsageError("name at least one TAG") }
         let registerID: String
@@ -52,15 +66,20 @@ enum TagCommand: Command {
         }
         let payloads = tags.map { AssetTagCode(registerID: registerID, tag: $0).payload(key: key) }
         for payload in payloads { emit(payload) }
-        if let png = options.value("--png") {
+        try draw(payloads, png: options.value("--png"), frame: options.value("--frame"))
+        return ExitCode.success
+    }
+
+    /// Writes the QR code alone (one payload only) and/or a desk frame with every payload.
+    static func draw(_ payloads: [String], png: String?, frame: String?) throws {
+        if let png {
             guard payloads.count == 1 else { throw UsageError("--png draws one tag: name exactly one TAG") }
             let code = QRCodeImage.frame(payloads[0])!
             try wrapImage { () throws(ImageError) in try ImageFile.writePNG(code, to: png) }
         }
-        if let out = options.value("--frame") {
-            try wrapImage { () throws(ImageError) in try ImageFile.writePNG(deskFrame(payloads), to: out) }
+        if let frame {
+            try wrapImage { () throws(ImageError) in try ImageFile.writePNG(deskFrame(payloads), to: frame) }
         }
-        return ExitCode.success
     }
 
     /// The codes side by side, centred on a 1280x720 desk, as many as fit.

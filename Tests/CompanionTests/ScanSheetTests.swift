@@ -142,6 +142,7 @@ struct ScanSheetReadingTests {
     func pairingCode() {
         var s = sheet(.intake, .opened, .cameraStarted)
         #expect(s.handle(.frameRead([barcode(pairing.payload)], at: .zero)) == [.openPairing(pairing)])
+        #expect(s.handle(.frameRead([barcode(pairing.payload)], at: .milliseconds(33))).isEmpty)  // once while in view
         #expect(PairingCode.prove(pairing.payload) == pairing)
         #expect(PairingCode.prove(pairing.payload.replacingOccurrences(of: "7443", with: "7444")) == nil)
     }
