@@ -31,7 +31,7 @@ public final class FrameReader {
         var lines: [TextLine] = []
         var skew = 0.0
         if passes.contains(.text) {
-            let upright = UprightFrame(Self.blanking(symbols.map(\.box), in: frame))
+            let upright = UprightFrame(Self.blanking(symbols.map(Self.printedArea), in: frame))
             skew = upright.angle
             lines = text.read(upright.frame).map { line in
                 var line = line
@@ -86,6 +86,15 @@ public final class FrameReader {
                 Reading(value: kept.map(\.text).joined(separator: " "), source: .text(line: number), box: box, words: kept))
         }
         return readings
+    }
+
+    /// The area a decoded barcode takes on the label: its bars, and for a linear barcode the band
+    /// under them (a fifth of their height) where its human-readable line is printed. That line
+    /// is the barcode's own data again: reading it would cost a line's recognition and could pass
+    /// for independent print agreeing with the barcode, which it is not.
+    static func printedArea(_ symbol: BarcodeSymbol) -> Box {
+        guard !["QR-Code", "DataBar", "DataBar-Exp"].contains(symbol.symbology) else { return symbol.box }
+        return Box(x: symbol.box.x, y: symbol.box.y, width: symbol.box.width, height: symbol.box.height + symbol.box.height / 5)
     }
 
     /// A copy of `frame` with each box painted over in the colour around it, so text recognition
