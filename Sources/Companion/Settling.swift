@@ -22,8 +22,7 @@ public struct Settling: Sendable, Hashable {
     /// Adds a frame's readings.
     public mutating func add(_ readings: [Reading]) {
         for reading in readings {
-            // Which barcode or printed line, without the box: boxes move a little from frame to frame.
-            let place = reading.whereRead.components(separatedBy: " at ").first!
+            let place = reading.place
             if let index = values.firstIndex(where: { $0.value == reading.value }) {
                 if !values[index].whereRead.contains(place) { values[index].whereRead.append(place) }
                 values[index].fromBarcode = values[index].fromBarcode || reading.source.isBarcode

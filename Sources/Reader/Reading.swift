@@ -28,13 +28,19 @@ public struct Reading: Sendable, Hashable {
         self.words = words
     }
 
+    /// Which barcode or printed line, without the box: "CODE-128 barcode", "printed line 2". Boxes
+    /// move a little from frame to frame; this does not.
+    public var place: String {
+        switch source {
+        case .barcode(let symbology): return "\(symbology) barcode"
+        case .text(let line): return "printed line \(line)"
+        }
+    }
+
     /// Where the value was read, for a person: "CODE-128 barcode at 120,340 400x80" or
     /// "printed line 2 at 80,40 300x24".
     public var whereRead: String {
-        switch source {
-        case .barcode(let symbology): return "\(symbology) barcode at \(box)"
-        case .text(let line): return "printed line \(line) at \(box)"
-        }
+        "\(place) at \(box)"
     }
 }
 

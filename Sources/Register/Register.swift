@@ -51,22 +51,19 @@ public final class Register: @unchecked Sendable {
         }
         db.setBusyTimeout(milliseconds: busyTimeout)
         // Read before anything is written: a newer or damaged file must be left untouched.
-        let version: Int
-        do {
-            version = try db.query("PRAGMA user_version").first?.int("user_version") ?? 0
+        let db = db
+        let opening: (String) -> RegisterError.Kind = { .cannotOpen(detail: $0) }
+        let readVersion = { () throws -> Int in
+            let version = try db.query("PRAGMA user_version").first?.int("user_version") ?? 0
             let check = try db.query("PRAGMA quick_check").first?.text("quick_check") ?? "ok"
             guard check == "ok" else { throw RegisterError(path, .corrupt(detail: check)) }
-        } catch let error as RegisterError {
-            throw error
-        } catch let failure as SQLiteFailure {
-            throw Register.map(failure, path: path, waited: busyTimeout)
-        } catch {
-            throw RegisterError(path, .cannotOpen(detail: "\(error)"))
+            return version
         }
+        let version = try Register.translating(path, waited: busyTimeout, otherwise: opening, readVersion)
         guard version <= Schema.migrations.count else {
             throw RegisterError(path, .newerSchema(found: version, known: Schema.migrations.count))
         }
-        do {
+        let migrate = {
             if !db.isReadOnly {
                 try db.execute("PRAGMA journal_mode = WAL")
                 try db.execute("PRAGMA synchronous = FULL")
@@ -82,13 +79,8 @@ public final class Register: @unchecked Sendable {
                     try db.execute("PRAGMA user_version = \(index + 1)")
                 }
             }
-        } catch let error as RegisterError {
-            throw error
-        } catch let failure as SQLiteFailure {
-            throw Register.map(failure, path: path, waited: busyTimeout)
-        } catch {
-            throw RegisterError(path, .cannotOpen(detail: "\(error)"))
         }
+        try Register.translating(path, waited: busyTimeout, otherwise: opening, migrate)
         if !db.isReadOnly {
             do {
                 try FileManager.default.createDirectory(atPath: photosFolder, withIntermediateDirectories: true)
@@ -121,14 +113,23 @@ public final class Register: @unchecked Sendable {
     func locked<T>(_ body: () throws -> T) throws(RegisterError) -> T {
         lock.lock()
         defer { lock.unlock() }
+        return try Register.translating(path, waited: busyTimeout, otherwise: { .invalid(detail: $0) }, body)
+    }
+
+    /// Runs `body`, passing register errors through, mapping SQLite failures, and wrapping
+    /// anything else as `otherwise` says.
+    @discardableResult
+    static func translating<T>(
+        _ path: String, waited: Int, otherwise: (String) -> RegisterError.Kind, _ body: () throws -> T
+    ) throws(RegisterError) -> T {
         do {
             return try body()
         } catch let error as RegisterError {
             throw error
         } catch let failure as SQLiteFailure {
-            throw Register.map(failure, path: path, waited: busyTimeout)
+            throw map(failure, path: path, waited: waited)
         } catch {
-            throw RegisterError(path, .invalid(detail: "\(error)"))
+            throw RegisterError(path, otherwise("\(error)"))
         }
     }
 

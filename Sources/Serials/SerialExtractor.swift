@@ -34,7 +34,7 @@ public struct SerialReading: Sendable, Hashable {
     public init(_ reading: Reading) {
         value = reading.value
         if case .barcode(let symbology) = reading.source { self.symbology = symbology } else { symbology = nil }
-        place = reading.whereRead.components(separatedBy: " at ").first!
+        place = reading.place
     }
 
     public var isBarcode: Bool { symbology != nil }
