@@ -2,11 +2,13 @@ import Companion
 import Foundation
 import Testing
 
+@testable import fieldrig
+
 /// A `fieldrig mac` process on a free loopback port, for one test.
 final class MacProcess {
     let process = Process()
     let input = Pipe()
-    let reader: LineReaderForTests
+    let reader: LineReader
     let code: String
     let state: String
 
@@ -20,7 +22,7 @@ final class MacProcess {
         process.standardInput = input
         process.standardError = FileHandle.nullDevice
         try process.run()
-        reader = LineReaderForTests(out.fileHandleForReading)
+        reader = LineReader(out.fileHandleForReading)
         code = String(reader.next()?.dropFirst("pairing code: ".count) ?? "")
         _ = reader.next()  // "listening on ..."
     }
@@ -39,25 +41,6 @@ final class MacProcess {
     deinit {
         stop()
         try? FileManager.default.removeItem(atPath: state)
-    }
-}
-
-/// Lines from a pipe, one at a time.
-final class LineReaderForTests {
-    private let handle: FileHandle
-    private var buffer = Data()
-    init(_ handle: FileHandle) { self.handle = handle }
-    func next() -> String? {
-        while true {
-            if let newline = buffer.firstIndex(of: 0x0A) {
-                let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
-                buffer.removeSubrange(buffer.startIndex...newline)
-                return line
-            }
-            let chunk = handle.availableData
-            if chunk.isEmpty { return nil }
-            buffer.append(chunk)
-        }
     }
 }
 
