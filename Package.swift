@@ -20,15 +20,17 @@ let package = Package(
         .systemLibrary(name: "CQRencode", providers: [.apt(["libqrencode-dev"])]),
 
         .target(name: "Durable"),
+        // OpenSSL wrapped once for what proves things: digests, MACs, P-256 signatures.
+        .target(name: "Crypto", dependencies: ["COpenSSL"]),
         .target(name: "Imaging", dependencies: ["CLeptonica", "CQRencode", "Durable"]),
         .target(name: "Reader", dependencies: ["Imaging", "CZBar", "CTesseract", "CLeptonica"]),
         .target(name: "Camera", dependencies: ["Imaging", "Durable", "CV4L2"]),
-        .target(name: "Register", dependencies: ["CSQLite", "COpenSSL", "Durable"]),
+        .target(name: "Register", dependencies: ["CSQLite", "Crypto", "Durable"]),
         .target(name: "Serials", dependencies: ["Reader"]),
-        .target(name: "Companion", dependencies: ["Reader", "Camera", "Register", "Serials", "COpenSSL"]),
-        .target(name: "MacLink", dependencies: ["COpenSSL", "Register", "Durable"]),
-        .target(name: "Shell", dependencies: ["Companion", "Reader", "Camera", "Register", "Imaging", "MacLink"]),
-        .target(name: "ScenarioKit", dependencies: ["Shell", "Companion", "Reader", "Camera", "Register", "MacLink"]),
+        .target(name: "Companion", dependencies: ["Reader", "Camera", "Register", "Serials", "Crypto"]),
+        .target(name: "MacLink", dependencies: ["COpenSSL", "Crypto", "Companion", "Register", "Durable"]),
+        .target(name: "Shell", dependencies: ["Companion", "Crypto", "Reader", "Camera", "Register", "Imaging", "MacLink"]),
+        .target(name: "ScenarioKit", dependencies: ["Shell", "Companion", "Crypto", "Reader", "Camera", "Register", "MacLink"]),
         // QA's scenarios: every file in Scenarios/ is catalogued at build time; no list to edit.
         .executableTarget(name: "scenario-catalog"),
         .plugin(name: "ScenarioCatalog", capability: .buildTool(), dependencies: ["scenario-catalog"]),
@@ -38,7 +40,7 @@ let package = Package(
         .executableTarget(
             name: "fieldrig",
             dependencies: [
-                "Reader", "Imaging", "Camera", "Register", "Durable", "Companion", "Shell", "Serials", "MacLink", "ScenarioKit",
+                "Reader", "Imaging", "Camera", "Register", "Durable", "Crypto", "Companion", "Shell", "Serials", "MacLink", "ScenarioKit",
                 "Scenarios",
             ]),
         // A user-space V4L2 device (FUSE) for testing the V4L2 camera without hardware.
@@ -46,14 +48,16 @@ let package = Package(
             name: "fake-v4l2", path: "Devices/fake-v4l2", exclude: ["README.md"],
             cSettings: [.unsafeFlags(["-Wall", "-Wextra"])], linkerSettings: [.linkedLibrary("fuse3")]),
 
+        .testTarget(name: "CryptoTests", dependencies: ["Crypto"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
         .testTarget(name: "ReaderTests", dependencies: ["Reader", "Imaging"]),
         .testTarget(name: "CameraTests", dependencies: ["Camera", "Imaging", "fake-v4l2"]),
-        .testTarget(name: "RegisterTests", dependencies: ["Register"]),
-        .testTarget(name: "MacLinkTests", dependencies: ["MacLink", "Register"]),
+        .testTarget(name: "RegisterTests", dependencies: ["Register", "Crypto"]),
+        .testTarget(name: "MacLinkTests", dependencies: ["MacLink", "Register", "Companion", "Crypto"]),
         .testTarget(name: "SerialsTests", dependencies: ["Serials", "Reader", "Imaging"]),
-        .testTarget(name: "CompanionTests", dependencies: ["Companion", "Reader", "Camera", "Register", "Imaging", "Shell"]),
-        .testTarget(name: "fieldrigTests", dependencies: ["fieldrig", "Companion"]),
+        .testTarget(
+            name: "CompanionTests", dependencies: ["Companion", "Crypto", "Reader", "Camera", "Register", "Imaging", "Shell", "MacLink"]),
+        .testTarget(name: "fieldrigTests", dependencies: ["fieldrig", "Companion", "MacLink", "Register"]),
         .testTarget(name: "ScenarioTests", dependencies: ["ScenarioKit", "Scenarios", "Companion", "Reader"]),
     ]
 )

@@ -1,4 +1,4 @@
-import COpenSSL
+import Crypto
 import Foundation
 
 /// An asset tag as its QR code carries it, proven with a message authentication code (SCAN-2).
@@ -34,68 +34,95 @@ public struct AssetTagCode: Sendable, Hashable {
     }
 }
 
-/// A Mac's pairing code, shown on its pairing card (SCAN-4): its name, where it listens, and the
-/// SHA-256 fingerprint of its certificate, which the phone pins.
+/// A Mac's pairing code, shown on its pairing card (SCAN-4, PAIR-1): its name, where it listens,
+/// the SHA-256 fingerprint of its certificate, and that certificate's public key, signed by the
+/// same key. The code proves it was made by the holder of the key it names; an altered code (a
+/// changed name, address, fingerprint or key, or a truncated signature) is not a pairing code and
+/// settles like any other code. No key built into the app takes part: anybody can make a code for
+/// their own certificate, which is why the person compares a number before anything is pinned
+/// (PAIR-2, `PairingComparison`).
 ///
-/// Payload: `MFST-P1/<name>/<host:port>/<fingerprint hex>/<mac>`, the name percent-encoded, the
-/// mac an HMAC-SHA-256 over the rest keyed by Manifest's pairing key: a code made by Manifest, not
-/// typed up by someone else. What proves the Mac itself is the fingerprint, checked at pairing.
+/// Payload: `MFST-P2/<name>/<host:port>/<fingerprint hex>/<public key>/<signature>`, the name
+/// percent-encoded, the public key a DER SubjectPublicKeyInfo in unpadded base64url, and the
+/// signature ECDSA P-256 over SHA-256 of everything before its own slash, as r and s (64 bytes)
+/// in unpadded base64url.
 public struct PairingCode: Sendable, Hashable {
     public var macName: String
     public var address: String
+    /// SHA-256 of the Mac's certificate, lower-case hex: what the phone pins.
     public var fingerprint: String
+    /// The certificate's public key (DER SubjectPublicKeyInfo); the handshake must present it.
+    public var publicKey: [UInt8]
+    public var signature: [UInt8]
 
-    public static let prefix = "MFST-P1/"
-    /// Manifest's product-wide key for pairing codes.
-    static let key = Array("manifest-pairing-code-v1".utf8)
+    public static let prefix = "MFST-P2/"
+    /// The longest payload read as a pairing code; anything longer is not one.
+    public static let maximumLength = 2048
 
-    public init(macName: String, address: String, fingerprint: String) {
+    public init(macName: String, address: String, fingerprint: String, publicKey: [UInt8], signature: [UInt8] = []) {
         self.macName = macName
         self.address = address
-        self.fingerprint = fingerprint
+        self.fingerprint = fingerprint.lowercased()
+        self.publicKey = publicKey
+        self.signature = signature
     }
 
-    public var payload: String {
+    /// What the Mac's key signs: the payload up to the signature.
+    public var signedText: String {
         let name = macName.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? macName
-        let body = Self.prefix + name + "/" + address + "/" + fingerprint.lowercased()
-        return body + "/" + base64url(hmacSHA256(key: Self.key, Array(body.utf8)))
+        return Self.prefix + name + "/" + address + "/" + fingerprint + "/" + base64url(publicKey)
     }
 
-    /// The pairing code a payload proves, or nil.
+    /// The QR payload.
+    public var payload: String { signedText + "/" + base64url(signature) }
+
+    /// The pairing code a payload proves, or nil: the shape is checked, then the signature by
+    /// the key the code names.
     public static func prove(_ payload: String) -> PairingCode? {
-        guard payload.hasPrefix(prefix) else { return nil }
+        guard payload.hasPrefix(prefix), payload.utf8.count <= maximumLength else { return nil }
         let parts = payload.dropFirst(prefix.count).split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        guard parts.count == 4, let name = parts[0].removingPercentEncoding, !name.isEmpty, !parts[1].isEmpty,
-            parts[2].count == 64, parts[2].allSatisfy(\.isHexDigit)
+        guard parts.count == 5, let name = parts[0].removingPercentEncoding, !name.isEmpty, !parts[1].isEmpty,
+            parts[1].allSatisfy({ $0.isASCII && !$0.isWhitespace && !$0.isNewline }), parts[2].utf8.count == 64,
+            let fingerprint = hexBytes(strict: parts[2]), fingerprint.count == 32, parts[2] == parts[2].lowercased(),
+            let key = base64urlDecode(parts[3]), let signature = base64urlDecode(parts[4]), signature.count == 64
         else { return nil }
-        let code = PairingCode(macName: name, address: parts[1], fingerprint: parts[2])
-        return constantTimeEqual(Array(code.payload.utf8), Array(payload.utf8)) ? code : nil
+        let code = PairingCode(macName: name, address: parts[1], fingerprint: parts[2], publicKey: key, signature: signature)
+        // The text signed is the text received, so a re-encoded name is not a different code.
+        let signed = String(payload.dropLast(parts[4].utf8.count + 1))
+        guard signed == code.signedText else { return nil }
+        return P256.verify(signature: signature, of: Array(signed.utf8), publicKey: key) ? code : nil
     }
 }
 
-/// HMAC-SHA-256 through OpenSSL.
-public func hmacSHA256(key: [UInt8], _ message: [UInt8]) -> [UInt8] {
-    var out = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
-    var length: UInt32 = 0
-    let result = key.withUnsafeBytes { k in
-        message.withUnsafeBytes { m in
-            out.withUnsafeMutableBufferPointer {
-                HMAC(EVP_sha256(), k.baseAddress, Int32(k.count), m.baseAddress, m.count, $0.baseAddress, &length)
-            }
-        }
+/// The six-digit number both screens show while pairing (PAIR-2), derived from both
+/// certificates and a nonce from each side.
+///
+/// The Mac commits to its nonce (sends its SHA-256) before it sees the phone's, and reveals it
+/// only after: nobody in the middle can choose their nonces after seeing the other side's, so a
+/// relay with its own certificates makes the two screens show the same number only by chance
+/// (one in a million), and the person sees two different numbers.
+public enum PairingComparison {
+    /// The commitment the Mac sends before the phone's nonce: SHA-256 of its nonce.
+    public static func commitment(to nonce: [UInt8]) -> [UInt8] { sha256(Array("MFST-pair-commit\n".utf8) + nonce) }
+
+    /// Whether `nonce` is what `commitment` promised.
+    public static func keeps(_ commitment: [UInt8], _ nonce: [UInt8]) -> Bool {
+        constantTimeEqual(Self.commitment(to: nonce), commitment)
     }
-    precondition(result != nil, "OpenSSL could not compute HMAC-SHA-256")
-    return Array(out.prefix(Int(length)))
-}
 
-/// Equal bytes, compared in time that does not depend on where they differ.
-func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-    guard a.count == b.count else { return false }
-    return a.withUnsafeBytes { x in b.withUnsafeBytes { y in CRYPTO_memcmp(x.baseAddress, y.baseAddress, a.count) == 0 } }
-}
+    /// The number, six digits (leading zeros kept), from the Mac's and the phone's certificate
+    /// fingerprints (hex) and both nonces.
+    public static func number(macFingerprint: String, phoneFingerprint: String, macNonce: [UInt8], phoneNonce: [UInt8]) -> String {
+        let text = "MFST-pair-compare\n\(macFingerprint.lowercased())\n\(phoneFingerprint.lowercased())\n"
+        let digest = sha256(Array(text.utf8) + macNonce + [0x0A] + phoneNonce)
+        let value = digest.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) } % 1_000_000
+        let digits = String(value)
+        return String(repeating: "0", count: 6 - digits.count) + digits
+    }
 
-/// Unpadded base64url.
-func base64url(_ bytes: [UInt8]) -> String {
-    Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-        .replacingOccurrences(of: "=", with: "")
+    /// The number as it is shown: "042 917".
+    public static func shown(_ number: String) -> String {
+        guard number.count == 6 else { return number }
+        return String(number.prefix(3)) + " " + String(number.suffix(3))
+    }
 }

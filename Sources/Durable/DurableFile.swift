@@ -76,9 +76,12 @@ public enum DurableFile {
 
     /// Writes `bytes` to `path` through `path.partial`, flushed to disk and renamed into place, and
     /// flushes the folder so the new name survives a power cut as well as a crash.
-    public static func write(_ bytes: [UInt8], to path: String) throws(FileError) {
+    /// `mode` is the new file's permission from its first byte on (0o600 for a secret).
+    public static func write(_ bytes: [UInt8], to path: String, mode: mode_t = 0o644) throws(FileError) {
         let temporary = path + ".partial"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        // A leftover partial file may carry other permissions: start afresh.
+        unlink(temporary)
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, mode)
         guard fd >= 0 else { throw FileError(path: path, .unwritable(errno: errno)) }
         var written = 0
         while written < bytes.count {

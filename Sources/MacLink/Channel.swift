@@ -1,4 +1,5 @@
 import COpenSSL
+import Crypto
 import Foundation
 import Register
 
@@ -34,16 +35,27 @@ enum Framing {
         return [UInt8(n >> 24), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF)] + header + body
     }
 
+    /// The largest header accepted.
+    static let maximumHeader = 1 << 16
+    /// The largest body accepted: a photograph the queue would send (50 MB) and some room.
+    static let maximumBody = 64 << 20
+
     /// Reads one message with `read(count)`, which returns exactly that many bytes or throws.
+    /// Every length is bounded before anything is allocated, and a body is read in pieces, so a
+    /// peer announcing a large body and sending nothing costs nothing.
     static func decode(_ read: (Int) throws(LinkError) -> [UInt8]) throws(LinkError) -> Message {
         let size = try read(4)
         let n = Int(size[0]) << 24 | Int(size[1]) << 16 | Int(size[2]) << 8 | Int(size[3])
-        guard n > 0, n < 1 << 20 else { throw LinkError(.protocolError("a header of \(n) bytes")) }
+        guard n > 0, n <= maximumHeader else { throw LinkError(.protocolError("a header of \(n) bytes")) }
         guard let envelope = try? JSONDecoder().decode(Envelope.self, from: Data(try read(n))) else {
             throw LinkError(.protocolError("an unreadable header"))
         }
-        guard envelope.body >= 0, envelope.body < 1 << 30 else { throw LinkError(.protocolError("a body of \(envelope.body) bytes")) }
-        return (envelope, envelope.body > 0 ? try read(envelope.body) : [])
+        guard envelope.body >= 0, envelope.body <= maximumBody else { throw LinkError(.protocolError("a body of \(envelope.body) bytes")) }
+        var body: [UInt8] = []
+        while body.count < envelope.body {
+            body += try read(min(1 << 20, envelope.body - body.count))
+        }
+        return (envelope, body)
     }
 }
 
@@ -95,16 +107,23 @@ func splitAddress(_ address: String) -> (host: String, port: UInt16)? {
 
 /// The phone's end of the pinned channel (HANDOVER-1): TLS to the paired Mac, whose certificate
 /// must have the SHA-256 fingerprint taken at pairing. The pin is checked right after the
-/// handshake, before a byte of the phone's data is sent; any other certificate is refused.
+/// handshake, before a byte of the phone's data is sent; any other certificate is refused. The
+/// phone presents its own certificate, which the Mac pins in turn (PAIR-3).
 public final class PinnedClient {
     public let address: String
     public let pin: String
+    /// The phone's certificate, presented to the Mac.
+    public let identity: Identity?
+    /// While pairing: the public key the pairing code named, which the Mac must present too.
+    public let expectedKey: [UInt8]?
     public var timeoutMilliseconds: Int32 = 3000
 
-    public init(address: String, pin: String) {
+    public init(address: String, pin: String, identity: Identity? = nil, expectedKey: [UInt8]? = nil) {
         ignoreBrokenPipes()
         self.address = address
         self.pin = pin.lowercased()
+        self.identity = identity
+        self.expectedKey = expectedKey
     }
 
     /// Opens a session, checks the pin, sends one request and returns the answer.
@@ -117,15 +136,14 @@ public final class PinnedClient {
     private func connect() throws(LinkError) -> TLSStream {
         let (ssl, fd) = try handshake()
         let stream = TLSStream(ssl: ssl, fd: fd)
-        let presented = try peerFingerprint(ssl)
-        guard presented == pin else { throw LinkError(.notThePairedMac(presented: presented)) }
-        return stream
-    }
-
-    private func peerFingerprint(_ ssl: OpaquePointer) throws(LinkError) -> String {
         guard let certificate = SSL_get1_peer_certificate(ssl) else { throw LinkError(.protocolError("no certificate presented")) }
         defer { X509_free(certificate) }
-        return Identity.fingerprint(of: certificate)
+        let presented = Identity.fingerprint(of: certificate)
+        guard presented == pin else { throw LinkError(.notThePairedMac(presented: presented)) }
+        if let expectedKey, Identity.publicKey(of: certificate) != expectedKey {
+            throw LinkError(.notThePairedMac(presented: presented))
+        }
+        return stream
     }
 
     private func handshake() throws(LinkError) -> (OpaquePointer, Int32) {
@@ -139,9 +157,7 @@ public final class PinnedClient {
             close(fd)
             throw LinkError(.protocolError("'\(host)' is not an IPv4 address"))
         }
-        var timeout = timeval(tv_sec: Int(timeoutMilliseconds / 1000), tv_usec: Int(timeoutMilliseconds % 1000) * 1000)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        setTimeouts(fd, milliseconds: timeoutMilliseconds)
         let connected = withUnsafePointer(to: &addr) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
@@ -157,6 +173,10 @@ public final class PinnedClient {
         _ = fieldrig_ssl_ctx_min_tls12(ctx)
         // The certificate is self-signed: trust comes from the pin, checked after the handshake.
         SSL_CTX_set_verify(ctx, SSL_VERIFY_NONE, nil)
+        if let identity {
+            SSL_CTX_use_certificate(ctx, identity.certificate)
+            SSL_CTX_use_PrivateKey(ctx, identity.key)
+        }
         guard let ssl = SSL_new(ctx) else {
             close(fd)
             throw LinkError(.protocolError("no TLS session"))
@@ -171,43 +191,66 @@ public final class PinnedClient {
     }
 }
 
-/// The Mac's end: a TLS listener on loopback presenting its identity, answering each request with
-/// `handler`, one connection at a time, on its own thread.
+/// Read and write time-outs on a socket, so a silent peer cannot hold a thread for ever.
+func setTimeouts(_ fd: Int32, milliseconds: Int32) {
+    var timeout = timeval(tv_sec: Int(milliseconds / 1000), tv_usec: Int(milliseconds % 1000) * 1000)
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+}
+
+/// The Mac's end: a TLS listener presenting its identity and asking each client for its
+/// certificate (whose fingerprint the handler gets, nil when none was presented), answering each
+/// request with `handler`. Connections are served side by side, each on its own thread, up to
+/// `maximumConnections`; a connection that says nothing for `idleMilliseconds` (in the handshake
+/// or between requests) is closed, so one silent client cannot hold up the others.
 public final class TLSServer: @unchecked Sendable {
-    // @unchecked Sendable: `listener` and `ctx` are set once in init; `stopped` is only written
-    // under `lock`.
+    // @unchecked Sendable: `listener` and `ctx` are set once in init; `stopped` and `active` are
+    // only touched under `lock`.
     public let port: UInt16
     private let listener: Int32
     private let ctx: OpaquePointer
     private let lock = NSLock()
     private var stopped = false
+    private var active = 0
+    public var maximumConnections = 32
+    public var idleMilliseconds: Int32 = 5000
 
-    /// Listens on `host:port` (port 0 picks a free one; `port` then says which).
+    /// Listens on `host:port` (port 0 picks a free one; `port` then says which). The host must be
+    /// an IPv4 address: the server binds exactly that, never every interface in its place.
     public init(identity: Identity, host: String, port: UInt16) throws(LinkError) {
         ignoreBrokenPipes()
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var yes: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
         var addr = sockaddr_in()
         addr.sin_family = sa_family_t(AF_INET)
         addr.sin_port = port.bigEndian
-        inet_pton(AF_INET, host, &addr.sin_addr)
+        guard inet_pton(AF_INET, host, &addr.sin_addr) == 1 else {
+            throw LinkError(.protocolError("cannot listen on '\(host)': give an IPv4 address such as 127.0.0.1"))
+        }
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw LinkError(.protocolError("cannot listen: \(errnoText())")) }
+        var yes: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
         let bound = withUnsafePointer(to: &addr) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard fd >= 0, bound == 0, listen(fd, 16) == 0 else {
+        guard bound == 0, listen(fd, 16) == 0 else {
+            let why = errnoText()
             close(fd)
-            throw LinkError(.protocolError("cannot listen on \(host):\(port): \(String(cString: strerror(errno)))"))
+            throw LinkError(.protocolError("cannot listen on \(host):\(port): \(why)"))
         }
         var actual = sockaddr_in()
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafeMutablePointer(to: &actual) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
         self.port = UInt16(bigEndian: actual.sin_port)
         listener = fd
-        guard let ctx = SSL_CTX_new(TLS_server_method()) else { throw LinkError(.protocolError("no TLS context")) }
+        guard let ctx = SSL_CTX_new(TLS_server_method()) else {
+            close(fd)
+            throw LinkError(.protocolError("no TLS context"))
+        }
         _ = fieldrig_ssl_ctx_min_tls12(ctx)
         SSL_CTX_use_certificate(ctx, identity.certificate)
         SSL_CTX_use_PrivateKey(ctx, identity.key)
+        // Ask for the client's certificate; it is self-signed, so trust is the handler's pin check.
+        SSL_CTX_set_verify(ctx, SSL_VERIFY_PEER, { _, _ in 1 })
         self.ctx = ctx
     }
 
@@ -216,8 +259,9 @@ public final class TLSServer: @unchecked Sendable {
         SSL_CTX_free(ctx)
     }
 
-    /// Serves until `stop()`: each request on a connection gets `handler`'s answer.
-    public func serve(_ handler: @escaping @Sendable (Message) -> Message) {
+    /// Serves until `stop()`: each request on a connection gets `handler`'s answer, given the
+    /// request and the fingerprint of the certificate the client presented.
+    public func serve(_ handler: @escaping @Sendable (Message, String?) -> Message) {
         let thread = Thread { [self] in
             while true {
                 let client = accept(listener, nil, nil)
@@ -225,20 +269,52 @@ public final class TLSServer: @unchecked Sendable {
                     if isStopped { return }
                     continue
                 }
-                guard let ssl = SSL_new(ctx) else {
+                guard admit() else {
                     close(client)
                     continue
                 }
-                SSL_set_fd(ssl, client)
-                let stream = TLSStream(ssl: ssl, fd: client)
-                guard SSL_accept(ssl) == 1 else { continue }
-                while let request = try? stream.receive() {
-                    let answer = handler(request)
-                    guard (try? stream.send(answer.envelope, answer.body)) != nil else { break }
+                let connection = Thread { [self] in
+                    defer { leave() }
+                    serveConnection(client, handler)
                 }
+                connection.start()
             }
         }
         thread.start()
+    }
+
+    private func serveConnection(_ client: Int32, _ handler: @Sendable (Message, String?) -> Message) {
+        setTimeouts(client, milliseconds: idleMilliseconds)
+        guard let ssl = SSL_new(ctx) else {
+            close(client)
+            return
+        }
+        SSL_set_fd(ssl, client)
+        let stream = TLSStream(ssl: ssl, fd: client)
+        guard SSL_accept(ssl) == 1 else { return }
+        var peer: String? = nil
+        if let certificate = SSL_get1_peer_certificate(ssl) {
+            peer = Identity.fingerprint(of: certificate)
+            X509_free(certificate)
+        }
+        while !isStopped, let request = try? stream.receive() {
+            let answer = handler(request, peer)
+            guard (try? stream.send(answer.envelope, answer.body)) != nil else { break }
+        }
+    }
+
+    private func admit() -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        guard active < maximumConnections else { return false }
+        active += 1
+        return true
+    }
+
+    private func leave() {
+        lock.lock()
+        active -= 1
+        lock.unlock()
     }
 
     private var isStopped: Bool {
@@ -260,6 +336,9 @@ public final class TLSServer: @unchecked Sendable {
     }
 }
 
+/// The C library's sentence for the current errno.
+private func errnoText() -> String { String(cString: strerror(errno)) }
+
 /// The way the phone reaches the paired Mac: the pinned TLS channel, or the simulated Mac in
 /// the same process for scenarios.
 public protocol MacConnection: AnyObject {
@@ -273,22 +352,33 @@ extension PinnedClient: MacConnection {}
 public final class InProcessLink: MacConnection {
     public let mac: SimulatedMac
     public var reachable = true
-    /// The fingerprint the Mac presents, and the one the phone pinned.
+    /// The fingerprint and key the Mac presents, and the fingerprint (and, while pairing, the
+    /// key) the phone expects.
     public var presented: String
+    public var presentedKey: [UInt8]
     public var pin: String
+    public var expectedKey: [UInt8]?
+    /// The phone's certificate fingerprint, as the phone presents it.
+    public var phoneFingerprint: String
+    /// What the Mac sees instead of the phone's certificate: somebody relaying in between with
+    /// their own certificate.
+    public var relayedAs: String?
     public let now: () -> Timestamp
 
-    public init(mac: SimulatedMac, fingerprint: String, now: @escaping () -> Timestamp) {
+    public init(mac: SimulatedMac, fingerprint: String, key: [UInt8] = [], phoneFingerprint: String, now: @escaping () -> Timestamp) {
         self.mac = mac
         presented = fingerprint
+        presentedKey = key
         pin = fingerprint
+        self.phoneFingerprint = phoneFingerprint
         self.now = now
     }
 
     public func request(_ envelope: Envelope, _ body: [UInt8]) throws(LinkError) -> Message {
         guard reachable else { throw LinkError(.unreachable) }
         guard presented == pin else { throw LinkError(.notThePairedMac(presented: presented)) }
-        return mac.handle((envelope, body), at: now())
+        if let expectedKey, expectedKey != presentedKey { throw LinkError(.notThePairedMac(presented: presented)) }
+        return mac.handle((envelope, body), from: relayedAs ?? phoneFingerprint, at: now())
     }
 }
 

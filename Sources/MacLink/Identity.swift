@@ -1,4 +1,6 @@
 import COpenSSL
+import Companion
+import Crypto
 import Durable
 import Foundation
 
@@ -28,7 +30,8 @@ public struct LinkError: Error, Equatable, CustomStringConvertible {
     }
 }
 
-/// A Mac's self-signed certificate and key: what the phone pins at pairing, by fingerprint.
+/// A self-signed certificate and its key: the Mac's, which the phone pins at pairing by
+/// fingerprint, or the phone's, which the Mac pins (PAIR-3).
 public final class Identity: @unchecked Sendable {
     // @unchecked Sendable: the key and certificate are never mutated after init; OpenSSL's
     // reference-counted objects may be read from several threads.
@@ -67,7 +70,44 @@ public final class Identity: @unchecked Sendable {
         var digest = [UInt8](repeating: 0, count: 32)
         var length: UInt32 = 0
         X509_digest(certificate, EVP_sha256(), &digest, &length)
-        return digest.prefix(Int(length)).map { String(format: "%02x", $0) }.joined()
+        return hexString(Array(digest.prefix(Int(length))))
+    }
+
+    /// The DER SubjectPublicKeyInfo of a certificate's key.
+    static func publicKey(of certificate: OpaquePointer) -> [UInt8] {
+        guard let key = X509_get0_pubkey(certificate) else { return [] }
+        var out: UnsafeMutablePointer<UInt8>? = nil
+        let length = i2d_PUBKEY(key, &out)
+        guard length > 0, let out else { return [] }
+        defer { CRYPTO_free(out, #fileID, #line) }
+        return Array(UnsafeBufferPointer(start: out, count: Int(length)))
+    }
+
+    /// The certificate's public key, as DER SubjectPublicKeyInfo.
+    public var publicKey: [UInt8] { Identity.publicKey(of: certificate) }
+
+    /// An ECDSA P-256 signature of `message` with this key, as r and s (64 bytes).
+    public func sign(_ message: [UInt8]) throws(LinkError) -> [UInt8] {
+        guard let context = EVP_MD_CTX_new() else { throw LinkError(.identity("signing failed")) }
+        defer { EVP_MD_CTX_free(context) }
+        guard EVP_DigestSignInit(context, nil, EVP_sha256(), nil, key) == 1 else { throw LinkError(.identity("signing failed")) }
+        var length = 0
+        guard message.withUnsafeBufferPointer({ EVP_DigestSign(context, nil, &length, $0.baseAddress, $0.count) }) == 1 else {
+            throw LinkError(.identity("signing failed"))
+        }
+        var der = [UInt8](repeating: 0, count: length)
+        let ok = der.withUnsafeMutableBufferPointer { out in
+            message.withUnsafeBufferPointer { EVP_DigestSign(context, out.baseAddress, &length, $0.baseAddress, $0.count) }
+        }
+        guard ok == 1, let raw = P256.rawSignature(der: Array(der.prefix(length))) else { throw LinkError(.identity("signing failed")) }
+        return raw
+    }
+
+    /// The pairing code for this Mac, signed by its own key (PAIR-1).
+    public func pairingCode(name: String, address: String) throws(LinkError) -> PairingCode {
+        var code = PairingCode(macName: name, address: address, fingerprint: fingerprint, publicKey: publicKey)
+        code.signature = try sign(Array(code.signedText.utf8))
+        return code
     }
 
     /// The key and certificate as PEM, to keep on disk.
@@ -98,12 +138,25 @@ public final class Identity: @unchecked Sendable {
         return Identity(key: key, certificate: cert)
     }
 
-    /// The identity kept at `path`, made and written there the first time.
+    /// The identity kept at `path`, made and written there the first time. The file holds a
+    /// private key: it is written readable by its owner only from its first byte, and one that
+    /// another user owns, or that others can read, is refused rather than trusted.
     public static func stored(at path: String, name: String) throws(LinkError) -> Identity {
-        if let data = FileManager.default.contents(atPath: path) { return try load(pem: String(decoding: data, as: UTF8.self)) }
+        var info = stat()
+        if lstat(path, &info) == 0 {
+            guard info.st_mode & S_IFMT == S_IFREG else { throw LinkError(.identity("\(path) is not a regular file")) }
+            guard info.st_uid == geteuid() else { throw LinkError(.identity("\(path) belongs to another user; it is not used")) }
+            guard info.st_mode & 0o077 == 0 else {
+                throw LinkError(.identity("\(path) can be read by others; it is not used (chmod 600 it if it is yours)"))
+            }
+            let data: [UInt8]
+            do { data = try DurableFile.read(path) } catch { throw LinkError(.identity(error.description)) }
+            return try load(pem: String(decoding: data, as: UTF8.self))
+        }
         let identity = try generate(name: name)
-        do { try DurableFile.write(Array(identity.pem.utf8), to: path) } catch { throw LinkError(.identity(error.description)) }
-        chmod(path, 0o600)
+        do { try DurableFile.write(Array(identity.pem.utf8), to: path, mode: 0o600) } catch {
+            throw LinkError(.identity(error.description))
+        }
         return identity
     }
 }

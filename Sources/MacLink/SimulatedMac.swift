@@ -1,3 +1,5 @@
+import Companion
+import Crypto
 import Durable
 import Foundation
 import Register
@@ -12,10 +14,47 @@ public enum MacAnswer: Sendable, Hashable {
     case byHand
 }
 
+/// How the person at the Mac answers a pairing request's comparison number.
+public enum PairingConfirmation: Sendable, Hashable {
+    /// They look at the number and confirm it (for scripts and scenarios that do not play it).
+    case automatic
+    /// Typed at the Mac's prompt, or a scenario step: `confirmPairing(_:matches:at:)`.
+    case byHand
+}
+
+/// A phone asking to pair, as the Mac sees it.
+public struct PairingRequest: Sendable, Hashable {
+    public enum State: Sendable, Hashable {
+        /// The Mac committed to its nonce and waits for the phone's.
+        case committed
+        /// Both nonces are known: the Mac shows `number` and waits for its person.
+        case comparing(number: String)
+        case confirmed
+        case rejected
+    }
+
+    /// The fingerprint of the certificate the phone presented.
+    public var phone: String
+    public var phoneName: String
+    public var state: State
+    var macNonce: [UInt8]
+
+    /// The comparison number as the Mac shows it, once there is one.
+    public var number: String? {
+        if case .comparing(let number) = state { return PairingComparison.shown(number) }
+        return nil
+    }
+}
+
 /// The Mac end, played for real: it shows a pairing code, accepts pairing, keeps each offer until
 /// somebody accepts, declines or lets it expire, answers "where did it get to" without saying
 /// which (HANDOVER-8), receives photographs, and writes nothing of an offer into its own register
 /// until it is accepted (HANDOVER-9). Time is given to it (a virtual clock in scenarios).
+///
+/// Pairing is mutual (PAIR-3): a phone pairs by presenting its certificate, exchanging nonces and
+/// having the Mac's person confirm the comparison number (PAIR-2); only then is its fingerprint
+/// pinned, in the Mac's register. Offers, "where did it get to" and photographs from any other
+/// peer are refused, and nothing of them is kept.
 // @unchecked Sendable: every mutable field is touched only under `lock`.
 public final class SimulatedMac: @unchecked Sendable {
     public enum OfferState: String, Sendable { case waiting, accepted, declined, expired }
@@ -28,21 +67,99 @@ public final class SimulatedMac: @unchecked Sendable {
     }
 
     public let name: String
+    /// The fingerprint of the certificate this Mac presents: what its comparison numbers use.
+    public let macFingerprint: String
     public let register: Register
     public let photosFolder: String
-    public var answer: MacAnswer
-    /// An offer nobody decides on expires after this long.
-    public var expiry: Duration = .seconds(600)
+    private var answerValue: MacAnswer
+    private var expiryValue: Duration = .seconds(600)
+    private var confirmationValue: PairingConfirmation
     private(set) var offers: [String: Offer] = [:]
-    private(set) var pairedPhones: [String] = []
+    private var pairings: [String: PairingRequest] = [:]
+    private var pinned: Set<String>
     private let lock = NSLock()
+    /// Where the Mac's pairing nonces come from: random bytes, or a fixed series in scenarios.
+    let nonceSource: @Sendable () -> [UInt8]
 
-    public init(name: String, register: Register, photosFolder: String, answer: MacAnswer) {
+    public init(
+        name: String, fingerprint: String, register: Register, photosFolder: String, answer: MacAnswer,
+        pairing confirmation: PairingConfirmation = .byHand, nonces: @escaping @Sendable () -> [UInt8] = { randomBytes(32) }
+    ) {
+        nonceSource = nonces
         self.name = name
+        macFingerprint = fingerprint.lowercased()
         self.register = register
         self.photosFolder = photosFolder
-        self.answer = answer
+        answerValue = answer
+        confirmationValue = confirmation
+        pinned = Set(((try? register.pairedPhones()) ?? []).map(\.fingerprint))
         try? FileManager.default.createDirectory(atPath: photosFolder, withIntermediateDirectories: true)
+    }
+
+    /// What the person at the Mac does with an offer.
+    public var answer: MacAnswer {
+        get { withLock { answerValue } }
+        set { withLock { answerValue = newValue } }
+    }
+
+    /// An offer nobody decides on expires after this long.
+    public var expiry: Duration {
+        get { withLock { expiryValue } }
+        set { withLock { expiryValue = newValue } }
+    }
+
+    /// How its person answers a pairing request.
+    public var pairingConfirmation: PairingConfirmation {
+        get { withLock { confirmationValue } }
+        set { withLock { confirmationValue = newValue } }
+    }
+
+    private func withLock<T>(_ body: () throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body()
+    }
+
+    private var onPairingValue: (@Sendable (PairingRequest) -> Void)? = nil
+
+    /// Told when a pairing request has its comparison number, and when a phone is pinned.
+    public var onPairing: (@Sendable (PairingRequest) -> Void)? {
+        get { withLock { onPairingValue } }
+        set { withLock { onPairingValue = newValue } }
+    }
+
+    /// The fingerprints of the phones pinned here.
+    public var pairedPhones: Set<String> { withLock { pinned } }
+
+    /// The pairing requests not yet confirmed or rejected.
+    public var pendingPairings: [PairingRequest] {
+        withLock { pairings.values.filter { $0.state != .confirmed && $0.state != .rejected }.sorted { $0.phone < $1.phone } }
+    }
+
+    /// The Mac's person answers a pairing request: the numbers match (the phone is pinned) or not.
+    /// Returns false when there is no such request waiting for a comparison.
+    @discardableResult
+    public func confirmPairing(_ phone: String, matches: Bool, at now: Timestamp) -> Bool {
+        withLock {
+            guard let request = pairings[phone], case .comparing = request.state else { return false }
+            if matches { pin(request, at: now) } else { pairings[phone]?.state = .rejected }
+            return true
+        }
+    }
+
+    /// Forgets a phone: it must pair again before anything it sends is taken.
+    public func forget(_ phone: String) {
+        withLock {
+            pinned.remove(phone)
+            pairings[phone] = nil
+        }
+    }
+
+    private func pin(_ request: PairingRequest, at now: Timestamp) {
+        pairings[request.phone]?.state = .confirmed
+        pinned.insert(request.phone)
+        try? register.pinPhone(PairedPhone(fingerprint: request.phone, name: request.phoneName, pairedAt: now))
+        onPairingValue?(pairings[request.phone]!)
     }
 
     /// Every offer received, by id.
@@ -64,11 +181,11 @@ public final class SimulatedMac: @unchecked Sendable {
         defer { lock.unlock() }
         for (id, offer) in offers where offer.state == .waiting {
             let age = Duration.milliseconds(now.milliseconds - offer.receivedAt.milliseconds)
-            switch answer {
+            switch answerValue {
             case .accept(let after) where age >= after: decide(id, .accepted, at: now)
             case .decline(let after) where age >= after: decide(id, .declined, at: now)
             case .expire(let after) where age >= after: decide(id, .expired, at: now)
-            default: if age >= expiry { decide(id, .expired, at: now) }
+            default: if age >= expiryValue { decide(id, .expired, at: now) }
             }
         }
     }
@@ -93,32 +210,78 @@ public final class SimulatedMac: @unchecked Sendable {
         offers[id] = offer
     }
 
-    /// Answers one request from the phone, at `now`.
-    public func handle(_ request: Message, at now: Timestamp) -> Message {
+    /// Answers one request from a peer presenting the certificate with fingerprint `peer` (nil:
+    /// none), at `now`.
+    public func handle(_ request: Message, from peer: String?, at now: Timestamp) -> Message {
         tick(now)
         lock.lock()
         defer { lock.unlock() }
         let envelope = request.envelope
         switch envelope.type {
         case "hello":
-            return (Envelope("hello", ["name": name]), [])
-        case "pair":
-            pairedPhones.append(envelope["phone"] ?? "an iPhone")
-            return (Envelope("paired", ["name": name]), [])
+            return (Envelope("hello", ["name": name, "paired": peer.map { pinned.contains($0) } == true ? "yes" : "no"]), [])
+        case "pair-begin", "pair-nonce", "pair-finish", "pair-cancel":
+            guard let peer else { return refused("pairing needs the phone's certificate") }
+            return pairing(envelope, from: peer, at: now)
+        case "offer", "status", "photo":
+            // PAIR-3: only a phone pinned here is heard; nothing of anybody else's is kept.
+            guard let peer, pinned.contains(peer) else { return refused(Self.notPaired) }
+            return paired(request, at: now)
+        default:
+            return refused("unknown request '\(envelope.type)'")
+        }
+    }
+
+    /// Why a peer that is not pinned is refused.
+    public static let notPaired = "this Mac has not paired with this iPhone: pair again"
+
+    private func pairing(_ envelope: Envelope, from peer: String, at now: Timestamp) -> Message {
+        switch envelope.type {
+        case "pair-begin":
+            let nonce = nonceSource()
+            let phoneName = String((envelope["phone"] ?? "an iPhone").prefix(64))
+            pairings[peer] = PairingRequest(phone: peer, phoneName: phoneName, state: .committed, macNonce: nonce)
+            return (Envelope("pair-commit", ["commitment": hexString(PairingComparison.commitment(to: nonce))]), [])
+        case "pair-nonce":
+            guard let request = pairings[peer], request.state == .committed else { return refused("no pairing was begun") }
+            guard let nonce = envelope["nonce"].flatMap({ hexBytes(strict: $0) }), nonce.count >= 16, nonce.count <= 64 else {
+                return refused("a pairing nonce must be 16 to 64 bytes, as hex")
+            }
+            let number = PairingComparison.number(
+                macFingerprint: macFingerprint, phoneFingerprint: peer, macNonce: request.macNonce, phoneNonce: nonce)
+            pairings[peer]?.state = .comparing(number: number)
+            onPairingValue?(pairings[peer]!)
+            if confirmationValue == .automatic { pin(pairings[peer]!, at: now) }
+            return (Envelope("pair-reveal", ["nonce": hexString(request.macNonce)]), [])
+        case "pair-finish":
+            switch pairings[peer]?.state {
+            case .confirmed?: return (Envelope("paired", ["name": name]), [])
+            case .comparing?: return (Envelope("pair-waiting"), [])
+            case .rejected?: return refused("the person at the Mac saw another number")
+            default: return refused("no pairing was begun")
+            }
+        default:  // pair-cancel
+            if let request = pairings[peer], request.state != .confirmed { pairings[peer]?.state = .rejected }
+            return (Envelope("pair-cancelled"), [])
+        }
+    }
+
+    private func paired(_ request: Message, at now: Timestamp) -> Message {
+        let envelope = request.envelope
+        switch envelope.type {
         case "offer":
-            guard let id = envelope["transfer"], !id.isEmpty else { return refused("an offer needs its transfer id") }
+            guard let id = envelope["transfer"], !id.isEmpty, id.utf8.count <= 128 else { return refused("an offer needs its transfer id") }
             // The same id again is the same offer: a retried send after a lost answer (HANDOVER-7).
             if offers[id] == nil {
                 guard let bundle = RegisterBundle.decode(request.body) else { return refused("the register bundle could not be read") }
                 offers[id] = Offer(id: id, bundle: bundle, receivedAt: now, state: .waiting)
             }
+            let offer = offers[id]!
             return (
                 Envelope(
                     "offer",
-                    [
-                        "transfer": id, "state": offers[id]!.state == .waiting ? "waiting" : "no longer waiting",
-                        "summary": offers[id]!.bundle.summary,
-                    ]), []
+                    ["transfer": id, "state": offer.state == .waiting ? "waiting" : "no longer waiting", "summary": offer.bundle.summary]),
+                []
             )
         case "status":
             guard let id = envelope["transfer"], let offer = offers[id] else { return refused("no such offer") }
@@ -129,8 +292,8 @@ public final class SimulatedMac: @unchecked Sendable {
                     ["transfer": id, "state": offer.state == .waiting ? "waiting" : "no longer waiting", "summary": offer.bundle.summary]),
                 []
             )
-        case "photo":
-            guard let file = envelope["file"], !file.contains("/"), !file.hasPrefix(".") else {
+        default:  // photo
+            guard let file = envelope["file"], !file.isEmpty, file.utf8.count <= 255, !file.contains("/"), !file.hasPrefix(".") else {
                 return refused("a photograph needs a plain file name")
             }
             do {
@@ -140,8 +303,6 @@ public final class SimulatedMac: @unchecked Sendable {
             }
             let held = (try? DurableFile.read("\(photosFolder)/\(file)")) ?? []
             return (Envelope("received", ["file": file, "bytes": String(held.count), "sha256": sha256Hex(held)]), [])
-        default:
-            return refused("unknown request '\(envelope.type)'")
         }
     }
 

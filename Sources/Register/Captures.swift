@@ -1,3 +1,4 @@
+import Crypto
 import Durable
 import Foundation
 

@@ -266,6 +266,62 @@ extension Register {
 }
 
 /// The Mac this phone is paired with.
+extension Register {
+    /// The phones this register's Mac has pinned (PAIR-3), oldest first.
+    public func pairedPhones() throws(RegisterError) -> [PairedPhone] {
+        try locked {
+            try db.query("SELECT * FROM paired_phones ORDER BY paired_at, fingerprint").map {
+                PairedPhone(
+                    fingerprint: $0.text("fingerprint"), name: $0.text("name"),
+                    pairedAt: Timestamp(milliseconds: Int64($0.int("paired_at"))))
+            }
+        }
+    }
+
+    /// Pins a phone's certificate on the Mac's side, once its person confirmed the comparison number.
+    public func pinPhone(_ phone: PairedPhone) throws(RegisterError) {
+        try locked {
+            let actor = try readSettings().actorName
+            try db.transaction {
+                try db.query(
+                    "INSERT OR REPLACE INTO paired_phones(fingerprint, name, paired_at) VALUES (?, ?, ?)",
+                    [phone.fingerprint, phone.name, phone.pairedAt.milliseconds])
+                try audit(at: phone.pairedAt, actor: actor, entity: "settings", key: "pairing", field: "phone", old: nil, new: phone.name)
+            }
+        }
+    }
+
+    /// The phone's own certificate and key, as PEM, if one was made (PAIR-3). It is a secret as the
+    /// tag key is: the register file is what protects both.
+    public func phoneIdentityPEM() throws(RegisterError) -> String? {
+        try locked { try db.query("SELECT value FROM settings WHERE key = 'phone_identity'").first?.text("value") }
+    }
+
+    /// Keeps the phone's certificate and key; the first one kept stays (a second call returns it).
+    @discardableResult
+    public func keepPhoneIdentityPEM(_ pem: String) throws(RegisterError) -> String {
+        try locked {
+            try db.transaction {
+                try db.query("INSERT OR IGNORE INTO settings(key, value) VALUES ('phone_identity', ?)", [pem])
+            }
+            return try db.query("SELECT value FROM settings WHERE key = 'phone_identity'").first?.text("value") ?? pem
+        }
+    }
+}
+
+/// A phone pinned by a Mac: its certificate's fingerprint and the name it gave.
+public struct PairedPhone: Sendable, Hashable {
+    public var fingerprint: String
+    public var name: String
+    public var pairedAt: Timestamp
+
+    public init(fingerprint: String, name: String, pairedAt: Timestamp) {
+        self.fingerprint = fingerprint
+        self.name = name
+        self.pairedAt = pairedAt
+    }
+}
+
 public struct Pairing: Sendable, Hashable {
     public var macName: String
     /// Where it listens: host:port.

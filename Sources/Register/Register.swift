@@ -1,5 +1,5 @@
-import COpenSSL
 import CSQLite
+import Crypto
 import Durable
 import Foundation
 
@@ -254,20 +254,4 @@ func hexBytes(_ text: String) -> [UInt8] {
         index = next
     }
     return bytes
-}
-
-/// Bytes as lower-case hex.
-func hexString(_ bytes: [UInt8]) -> String {
-    bytes.map { String(format: "%02x", $0) }.joined()
-}
-
-/// The SHA-256 digest of `bytes`, through OpenSSL.
-public func sha256Hex(_ bytes: [UInt8]) -> String {
-    var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
-    var length: UInt32 = 0
-    let ok = bytes.withUnsafeBytes { data in
-        digest.withUnsafeMutableBufferPointer { EVP_Digest(data.baseAddress, data.count, $0.baseAddress, &length, EVP_sha256(), nil) }
-    }
-    precondition(ok == 1, "OpenSSL could not compute SHA-256")
-    return hexString(Array(digest.prefix(Int(length))))
 }

@@ -73,6 +73,13 @@ enum Schema {
             offered_at INTEGER NOT NULL,
             asset_count INTEGER NOT NULL,
             summary TEXT NOT NULL);
+        """,
+        // 2: pairing is mutual (PAIR-3): the phones a Mac has pinned, by certificate fingerprint.
         """
+        CREATE TABLE paired_phones (
+            fingerprint TEXT PRIMARY KEY,
+            name TEXT NOT NULL,
+            paired_at INTEGER NOT NULL);
+        """,
     ]
 }

@@ -67,6 +67,12 @@ public struct Step: Sendable {
         case serial(SerialChooser.Event)
         case typeName(String)
         case impostor
+        case impostorLeaves
+        case relayPairing
+        case pairing(PairingScreen.Event)
+        case macAnswersPairing(matches: Bool)
+        case macForgetsPhone
+        case strangerSends
         case saveName
         case expect(String, @Sendable (World) -> String?)
     }

@@ -338,3 +338,82 @@ public func expectSweepScreen(sentence: String, routes: [String], file: String =
             ? nil : "it said “\(sweep.sentence)” with \(sweep.routes.map(\.title))"
     }
 }
+
+// MARK: - Pairing with the Mac (PAIR-1..3)
+
+/// On the phone's pairing screen: the numbers match.
+public func tapNumbersMatch(file: String = #filePath, line: Int = #line) -> Step {
+    Step(.pairing(.tapMatch), "tap They match", file: file, line: line)
+}
+/// On the phone's pairing screen: the numbers differ.
+public func tapNumbersDiffer(file: String = #filePath, line: Int = #line) -> Step {
+    Step(.pairing(.tapNoMatch), "tap They don’t match", file: file, line: line)
+}
+/// On the phone's pairing screen, while the Mac's person has not answered yet.
+public func tapPairingCheckAgain(file: String = #filePath, line: Int = #line) -> Step {
+    Step(.pairing(.tapCheckAgain), "tap Check again (pairing)", file: file, line: line)
+}
+/// The person at the Mac compares the number and says it matches the phone's.
+public func macConfirmsNumber(file: String = #filePath, line: Int = #line) -> Step {
+    Step(.macAnswersPairing(matches: true), "somebody at the Mac confirms the number", file: file, line: line)
+}
+/// The person at the Mac says the numbers differ.
+public func macRejectsNumber(file: String = #filePath, line: Int = #line) -> Step {
+    Step(.macAnswersPairing(matches: false), "somebody at the Mac says the numbers differ", file: file, line: line)
+}
+/// Somebody between the phone and the Mac relays the pairing with a certificate of their own.
+public func somebodyRelaysPairing(file: String = #filePath, line: Int = #line) -> Step {
+    Step(.relayPairing, "somebody relays the pairing with their own certificate", file: file, line: line)
+}
+/// The impostor at the Mac's address goes away; the real Mac answers again.
+public func theImpostorLeaves(file: String = #filePath, line: Int = #line) -> Step {
+    Step(.impostorLeaves, "the impostor leaves", file: file, line: line)
+}
+/// The Mac forgets this phone (unpaired at the Mac).
+public func macForgetsThisPhone(file: String = #filePath, line: Int = #line) -> Step {
+    Step(.macForgetsPhone, "the Mac forgets this iPhone", file: file, line: line)
+}
+/// A device the Mac never paired with offers it a register and a photograph.
+public func aStrangerSendsToTheMac(file: String = #filePath, line: Int = #line) -> Step {
+    Step(.strangerSends, "a device the Mac never paired with sends it an offer and a photograph", file: file, line: line)
+}
+
+/// The phone's pairing screen: its lines and buttons, exactly.
+public func expectPairing(lines: [String], buttons: [String], file: String = #filePath, line: Int = #line) -> Step {
+    expectation("the pairing screen to say \(lines)", file: file, line: line) { world in
+        guard let screen = world.pairing?.screen else { return "pairing is not open" }
+        if screen.lines != lines { return "it said \(screen.lines)" }
+        return screen.buttons == buttons ? nil : "its buttons were \(screen.buttons)"
+    }
+}
+
+/// Both screens show a six-digit comparison number, and it is the same one (PAIR-2).
+public func expectSameNumberOnBothScreens(file: String = #filePath, line: Int = #line) -> Step {
+    expectation("the same six-digit number on the phone and the Mac", file: file, line: line) { world in
+        guard let phone = world.pairing?.screen.number else { return "the phone shows no number" }
+        guard let mac = world.mac?.pendingPairings.first?.number else { return "the Mac shows no number" }
+        guard phone.filter(\.isNumber).count == 6 else { return "the phone shows “\(phone)”" }
+        return phone == mac ? nil : "the phone shows \(phone), the Mac \(mac)"
+    }
+}
+
+/// The phone and the Mac show different numbers.
+public func expectDifferentNumbers(file: String = #filePath, line: Int = #line) -> Step {
+    expectation("different numbers on the phone and the Mac", file: file, line: line) { world in
+        guard let phone = world.pairing?.screen.number else { return "the phone shows no number" }
+        guard let mac = world.mac?.pendingPairings.first?.number else { return "the Mac shows no number" }
+        return phone != mac ? nil : "both show \(phone)"
+    }
+}
+
+/// Who has pinned whom: the phone the Mac, the Mac the phone.
+public func expectPinned(phone: Bool, mac: Bool, file: String = #filePath, line: Int = #line) -> Step {
+    expectation(
+        "the phone \(phone ? "pinned" : "not pinned") to the Mac, the Mac \(mac ? "pinned" : "not pinned") to the phone", file: file,
+        line: line
+    ) {
+        world in
+        if world.phonePinnedMac != phone { return "the phone \(world.phonePinnedMac ? "has" : "has not") pinned the Mac" }
+        return world.macPinnedPhone == mac ? nil : "the Mac \(world.macPinnedPhone ? "has" : "has not") pinned the phone"
+    }
+}

@@ -1,5 +1,6 @@
 import Camera
 import Companion
+import Crypto
 import Foundation
 import MacLink
 import Reader
@@ -16,7 +17,21 @@ public final class World {
     public let camera: any CameraDevice
     public let reader: any FrameReading
     public let mac: SimulatedMac?
-    public let link: InProcessLink?
+    /// The channel to the paired Mac; nil until a Mac is paired.
+    public private(set) var link: InProcessLink?
+    /// The channel a pairing uses: pinned to the scanned code's certificate and key.
+    public private(set) var pairingLink: InProcessLink?
+    public private(set) var pairing: PairingDriver? = nil
+    /// How many of the scan sheet's openings the world has acted on.
+    private var openingsSeen = 0
+    /// The certificate fingerprint and key the Mac presents (Devices/tags/studio-mac.pem, whose
+    /// key signed the recorded pairing code).
+    public let macFingerprint: String
+    let macKey: [UInt8]
+    /// The phone's certificate fingerprint, which the Mac pins.
+    public static let phoneFingerprint = String(repeating: "9a", count: 32)
+    /// Fixed series of nonces, so the comparison number is the same on every run.
+    private var phoneNonces = 0
     public private(set) var scan: ScanDriver? = nil
     public private(set) var handover: HandoverDriver? = nil
     public private(set) var sweep: SweepDriver? = nil
@@ -44,26 +59,41 @@ public final class World {
         for fault in phone.faults { try script.add(parsing: fault) }
         let source = phone.camera.hasPrefix("/") ? phone.camera : "\(devices)/sequences/\(phone.camera)"
         camera = try CameraSource(parsing: source).open(faults: script)
+        let identity = try Identity.load(pem: try String(contentsOfFile: "\(devices)/tags/studio-mac.pem", encoding: .utf8))
+        macFingerprint = identity.fingerprint
+        macKey = identity.publicKey
+        let clock = clock
+        let macNonces = Counter()
+        let nonces: @Sendable () -> [UInt8] = { sha256(Array("mac nonce \(macNonces.next())".utf8)) }
         switch phone.mac {
         case .notPaired:
             mac = SimulatedMac(
-                name: "Studio Mac", register: try Register(path: "\(folder)/mac.sqlite"), photosFolder: "\(folder)/mac-photos",
-                answer: .byHand)
+                name: "Studio Mac", fingerprint: macFingerprint, register: try Register(path: "\(folder)/mac.sqlite"),
+                photosFolder: "\(folder)/mac-photos", answer: .byHand, nonces: nonces)
             link = nil
         case .paired(let name, let reachable, let answer):
+            let macRegister = try Register(path: "\(folder)/mac.sqlite")
+            try macRegister.pinPhone(PairedPhone(fingerprint: World.phoneFingerprint, name: "iPhone", pairedAt: clock.timestamp(.zero)))
             let mac = SimulatedMac(
-                name: name, register: try Register(path: "\(folder)/mac.sqlite"), photosFolder: "\(folder)/mac-photos", answer: answer)
-            let fingerprint = String(repeating: "5e", count: 32)
-            let clock = clock
-            let link = InProcessLink(mac: mac, fingerprint: fingerprint, now: { clock.timestamp(clock.now) })
+                name: name, fingerprint: macFingerprint, register: macRegister, photosFolder: "\(folder)/mac-photos", answer: answer,
+                nonces: nonces)
+            let link = InProcessLink(
+                mac: mac, fingerprint: macFingerprint, key: macKey, phoneFingerprint: World.phoneFingerprint,
+                now: { clock.timestamp(clock.now) })
             link.reachable = reachable
-            try register.pair(Pairing(macName: name, address: "in-process", fingerprint: fingerprint, pairedAt: clock.timestamp(.zero)))
+            try register.pair(Pairing(macName: name, address: "in-process", fingerprint: macFingerprint, pairedAt: clock.timestamp(.zero)))
             self.mac = mac
             self.link = link
         }
     }
 
     deinit { try? FileManager.default.removeItem(atPath: folder) }
+
+    /// Whether the phone's register has the Mac pinned, with the fingerprint it presents.
+    public var phonePinnedMac: Bool { ((try? register.pairing()) ?? nil)?.fingerprint == macFingerprint }
+
+    /// Whether the Mac pinned this phone.
+    public var macPinnedPhone: Bool { mac?.pairedPhones.contains(World.phoneFingerprint) == true }
 
     // MARK: - What the person sees
 
@@ -82,6 +112,50 @@ public final class World {
     // MARK: - Doing
 
     func perform(_ action: Step.Action) throws {
+        try act(action)
+        adoptOpenedPairing()
+    }
+
+    /// A pairing code the scan sheet opened starts pairing, over a channel pinned to the code.
+    private func adoptOpenedPairing() {
+        guard let scan, scan.opened.count > openingsSeen else { return }
+        let new = scan.opened[openingsSeen...]
+        openingsSeen = scan.opened.count
+        for case .openPairing(let code) in new {
+            guard let mac else { continue }
+            let link = InProcessLink(
+                mac: mac, fingerprint: macFingerprint, key: macKey, phoneFingerprint: World.phoneFingerprint,
+                now: { [clock] in clock.timestamp(clock.now) })
+            link.pin = code.fingerprint
+            link.expectedKey = code.publicKey
+            link.reachable = self.link?.reachable ?? true
+            if let impostor = impostorFingerprint { link.presented = impostor }
+            link.relayedAs = relayFingerprint
+            pairingLink = link
+            phoneNonces += 1
+            let series = phoneNonces
+            var drawn = 0
+            pairing = PairingDriver(
+                code: code, phoneFingerprint: World.phoneFingerprint, connection: link, register: register, clock: clock,
+                nonce: {
+                    drawn += 1
+                    return sha256(Array("phone nonce \(series).\(drawn)".utf8))
+                })
+            adoptPairing()
+        }
+    }
+
+    /// Once the phone pinned the Mac, the pairing channel is the channel to the paired Mac.
+    private func adoptPairing() {
+        guard let pairing, pairing.screen.isPaired, let pairingLink, link !== pairingLink else { return }
+        pairingLink.expectedKey = nil
+        link = pairingLink
+    }
+
+    private var impostorFingerprint: String? = nil
+    private var relayFingerprint: String? = nil
+
+    private func act(_ action: Step.Action) throws {
         switch action {
         case .openScan(let purpose):
             scan = try ScanDriver(purpose: purpose, camera: camera, reader: reader, register: register, clock: clock)
@@ -176,7 +250,32 @@ public final class World {
                 if case .saveActorName(let name) = effect { try register.setActorName(name, at: clock.timestamp(clock.now)) }
             }
         case .impostor:
-            link?.presented = String(repeating: "0b", count: 32)
+            impostorFingerprint = String(repeating: "0b", count: 32)
+            link?.presented = impostorFingerprint!
+            pairingLink?.presented = impostorFingerprint!
+        case .impostorLeaves:
+            impostorFingerprint = nil
+            link?.presented = macFingerprint
+            pairingLink?.presented = macFingerprint
+        case .relayPairing:
+            relayFingerprint = String(repeating: "7c", count: 32)
+        case .pairing(let event):
+            pairing?.send(event)
+            adoptPairing()
+        case .macAnswersPairing(let matches):
+            let phone = relayFingerprint ?? World.phoneFingerprint
+            if mac?.confirmPairing(phone, matches: matches, at: clock.timestamp(clock.now)) != true {
+                throw ScenarioError("no pairing request is waiting at the Mac")
+            }
+        case .macForgetsPhone:
+            mac?.forget(World.phoneFingerprint)
+        case .strangerSends:
+            // Another device, with a certificate the Mac never pinned, offers a register and a photograph.
+            let stranger = String(repeating: "e1", count: 32)
+            let bundle = try register.bundle().encoded()
+            _ = mac?.handle((Envelope("offer", ["transfer": "stranger-1"]), bundle), from: stranger, at: clock.timestamp(clock.now))
+            _ = mac?.handle((Envelope("photo", ["file": "stranger.jpg"]), [1, 2, 3]), from: stranger, at: clock.timestamp(clock.now))
+            _ = mac?.handle((Envelope("offer", ["transfer": "stranger-2"]), bundle), from: nil, at: clock.timestamp(clock.now))
         case .expect:
             break
         }
@@ -224,7 +323,32 @@ public final class World {
         }
         if let sweep { parts.append("sweep: “\(sweep.sweep.sentence)” seen \(sweep.sweep.seen.map(\.tag).joined(separator: ","))") }
         if let handover, let status = handover.screen.status { parts.append("handover: \(status.heading)") }
+        if let pairing {
+            parts.append(
+                "pairing: " + (pairing.screen.number.map { "\($0) " } ?? "") + pairing.screen.lines.joined(separator: " ") + " ["
+                    + pairing.screen.buttons.joined(separator: ", ") + "]")
+        }
         parts.append("queue: " + summary.lines.joined(separator: "; "))
         return parts.joined(separator: " | ")
+    }
+}
+
+/// A step the world could not carry out, in the words of the scenario.
+public struct ScenarioError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// A counter several closures may share.
+// @unchecked Sendable: `value` is only touched under `lock`.
+final class Counter: @unchecked Sendable {
+    private var value = 0
+    private let lock = NSLock()
+
+    func next() -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        value += 1
+        return value
     }
 }

@@ -41,12 +41,18 @@ enum BenchHandoverCommand: Command {
             return r
         }
         let macRegister = try registerCall { () throws(RegisterError) in try Register(path: "\(folder)/mac.sqlite") }
-        let mac = SimulatedMac(name: "Studio Mac", register: macRegister, photosFolder: "\(folder)/mac-photos", answer: .byHand)
         let identity = try link { () throws(LinkError) in try Identity.generate(name: "Studio Mac") }
+        let phoneIdentity = try link { () throws(LinkError) in try Identity.generate(name: "iPhone") }
+        try registerCall { () throws(RegisterError) in
+            try macRegister.pinPhone(PairedPhone(fingerprint: phoneIdentity.fingerprint, name: "iPhone", pairedAt: t))
+        }
+        let mac = SimulatedMac(
+            name: "Studio Mac", fingerprint: identity.fingerprint, register: macRegister, photosFolder: "\(folder)/mac-photos",
+            answer: .byHand)
         let server = try link { () throws(LinkError) in try TLSServer(identity: identity, host: "127.0.0.1", port: 0) }
-        server.serve { mac.handle($0, at: t) }
+        server.serve { mac.handle($0, from: $1, at: t) }
         defer { server.stop() }
-        let client = PinnedClient(address: "127.0.0.1:\(server.port)", pin: identity.fingerprint)
+        let client = PinnedClient(address: "127.0.0.1:\(server.port)", pin: identity.fingerprint, identity: phoneIdentity)
 
         var start = ContinuousClock.now
         let bundle = try registerCall { () throws(RegisterError) in try phone.bundle() }.encoded()

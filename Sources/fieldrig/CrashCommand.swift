@@ -1,4 +1,5 @@
 import Companion
+import Crypto
 import Foundation
 import Register
 import Shell

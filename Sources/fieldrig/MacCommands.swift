@@ -10,20 +10,32 @@ enum MacCommand: Command {
     static let name = ["mac"]
     static let summary = "run the simulated Mac: pairing code, pinned TLS, offers, photographs"
     static let help = """
-        Usage: fieldrig mac --listen 127.0.0.1:PORT [--name NAME] [--state DIR] [--answer ANSWER] [--after S] [--code-png FILE]
+        Usage: fieldrig mac --listen HOST:PORT [--name NAME] [--state DIR] [--answer ANSWER] [--after S]
+                            [--confirm-pairing] [--code-png FILE]
 
         Plays the Mac end for real over TLS with a self-signed certificate (kept in DIR, so its
         fingerprint stays the same across restarts). Prints its pairing code (name, address and
-        certificate fingerprint) and serves: pairing, register offers, "where did it get to",
-        and photographs. Nothing of an offer is written to its register until it is accepted.
+        certificate fingerprint, signed by the certificate's key) and serves: pairing, register
+        offers, "where did it get to", and photographs. Nothing of an offer is written to its
+        register until it is accepted.
+
+        Pairing is mutual: a phone asking to pair presents its own certificate, and the Mac prints
+        the six-digit comparison number the phone shows too. Type 'pair yes' when the numbers
+        match (the phone's certificate is pinned) or 'pair no'. Offers and photographs from a phone
+        that is not pinned are refused.
 
         Options:
-          --listen HOST:PORT  where to listen (PORT 0 picks a free one; the code says which)
+          --listen HOST:PORT  where to listen: an IPv4 address (or localhost) and a port (0 picks a
+                              free one; the code says which). Only that address is bound.
           --name NAME         the Mac's name (default "Studio Mac")
-          --state DIR         its identity, register and photographs (default: a temporary folder)
+          --state DIR         its identity, register and photographs (default: a new private
+                              temporary folder). DIR is created readable by its owner only; an
+                              identity in it that others can read, or that another user owns, is
+                              refused.
           --answer ANSWER     what the person at the Mac does with an offer: accept, decline,
                               expire, or ask (type 'accept ID' or 'decline ID'; 'list' lists)
           --after S           how many seconds after an offer arrives they answer (default 0)
+          --confirm-pairing   confirm every comparison number without asking (for scripts)
           --code-png FILE     also draw the pairing code as a QR code
           -h, --help          this help
 
@@ -31,10 +43,10 @@ enum MacCommand: Command {
         """
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let options = try Options(arguments, flags: [], values: ["--listen", "--name", "--state", "--answer", "--after", "--code-png"])
-        guard let listen = options.value("--listen"), let (host, port) = splitHostPort(listen) else {
-            throw UsageError("--listen HOST:PORT is required")
-        }
+        let options = try Options(
+            arguments, flags: ["--confirm-pairing"], values: ["--listen", "--name", "--state", "--answer", "--after", "--code-png"])
+        guard let listen = options.value("--listen") else { throw UsageError("--listen HOST:PORT is required") }
+        let (host, port) = try listenAddress(listen)
         let name = options.value("--name") ?? "Studio Mac"
         let after = Duration.seconds(try options.integer("--after", default: 0, in: 0...86_400))
         let answer: MacAnswer
@@ -45,17 +57,27 @@ enum MacCommand: Command {
         case "ask": answer = .byHand
         case let other: throw UsageError("--answer takes accept, decline, expire or ask, not '\(other)'")
         }
-        let state = options.value("--state") ?? NSTemporaryDirectory() + "fieldrig-mac-\(getpid())"
-        try? FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
+        let state = try privateFolder(options.value("--state"))
         let identity = try link { () throws(LinkError) in try Identity.stored(at: "\(state)/identity.pem", name: name) }
         let register = try registerCall { () throws(RegisterError) in try Register(path: "\(state)/mac-register.sqlite") }
-        let mac = SimulatedMac(name: name, register: register, photosFolder: "\(state)/photos", answer: answer)
+        let mac = SimulatedMac(
+            name: name, fingerprint: identity.fingerprint, register: register, photosFolder: "\(state)/photos", answer: answer,
+            pairing: options.has("--confirm-pairing") ? .automatic : .byHand)
+        mac.onPairing = { request in
+            if request.state == .confirmed {
+                emit("paired with \(request.phoneName): its certificate \(request.phone.prefix(16))… is pinned")
+            } else if let number = request.number {
+                emit(
+                    "pairing request from \(request.phoneName) (certificate \(request.phone.prefix(16))…): comparison number \(number). "
+                        + "Type 'pair yes' if the iPhone shows the same number, 'pair no' if not.")
+            }
+        }
         let server = try link { () throws(LinkError) in try TLSServer(identity: identity, host: host, port: port) }
-        let code = PairingCode(macName: name, address: "\(host):\(server.port)", fingerprint: identity.fingerprint)
+        let code = try link { () throws(LinkError) in try identity.pairingCode(name: name, address: "\(host):\(server.port)") }
         if let png = options.value("--code-png"), let frame = QRCodeImage.frame(code.payload) {
             try wrapImage { () throws(ImageError) in try ImageFile.writePNG(frame, to: png) }
         }
-        server.serve { request in mac.handle(request, at: RegisterCommand.now()) }
+        server.serve { request, peer in mac.handle(request, from: peer, at: RegisterCommand.now()) }
         emit("pairing code: \(code.payload)")
         emit("listening on \(host):\(server.port) as \(name), fingerprint \(identity.fingerprint)")
         // The clock moves on its own: scripted answers and expiries fall due.
@@ -76,17 +98,52 @@ enum MacCommand: Command {
             case "decline" where words.count == 2:
                 mac.decline(words[1], at: RegisterCommand.now())
                 emit("declined \(words[1])")
+            case "pair" where words.count >= 2 && ["yes", "no"].contains(words[1]):
+                let pending = mac.pendingPairings.filter { $0.number != nil && (words.count < 3 || $0.phone.hasPrefix(words[2])) }
+                guard pending.count == 1 else {
+                    emit(pending.isEmpty ? "no pairing request is waiting" : "several are waiting: add the certificate's first digits")
+                    continue
+                }
+                mac.confirmPairing(pending[0].phone, matches: words[1] == "yes", at: RegisterCommand.now())
+                if words[1] == "no" { emit("not paired: nothing was pinned") }
             case "list": emit("\(mac.offerCount) offers")
-            default: emit("type: accept ID, decline ID, list, quit")
+            default: emit("type: accept ID, decline ID, pair yes, pair no, list, quit")
             }
         }
         server.stop()
         return ExitCode.success
     }
 
-    static func splitHostPort(_ text: String) -> (String, UInt16)? {
-        guard let colon = text.lastIndex(of: ":"), let port = UInt16(text[text.index(after: colon)...]) else { return nil }
-        return (String(text[..<colon]), port)
+    /// HOST:PORT for listening: an IPv4 address or localhost (which is 127.0.0.1), and a port.
+    static func listenAddress(_ text: String) throws(UsageError) -> (String, UInt16) {
+        guard let colon = text.lastIndex(of: ":") else { throw UsageError("--listen takes HOST:PORT, such as 127.0.0.1:7443") }
+        let host = String(text[..<colon])
+        let portText = text[text.index(after: colon)...]
+        guard let port = UInt16(portText) else {
+            throw UsageError("--listen: '\(portText)' is not a port (0 to 65535; 0 picks a free one)")
+        }
+        let address = host == "localhost" ? "127.0.0.1" : host
+        var probe = in_addr()
+        guard inet_pton(AF_INET, address, &probe) == 1 else {
+            throw UsageError("--listen: '\(host)' is not an IPv4 address (give one such as 127.0.0.1, or localhost)")
+        }
+        return (address, port)
+    }
+
+    /// The state folder: the one given (created owner-only when new), or a fresh private one.
+    static func privateFolder(_ given: String?) throws -> String {
+        if let given {
+            guard !given.isEmpty else { throw UsageError("--state needs a folder") }
+            if mkdir(given, 0o700) != 0, errno != EEXIST {
+                throw CommandFailure("\(given): the state folder cannot be made (\(String(cString: strerror(errno))))")
+            }
+            return given
+        }
+        var template = Array((NSTemporaryDirectory() + "fieldrig-mac-XXXXXX").utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+            throw CommandFailure("no private temporary folder could be made (\(String(cString: strerror(errno))))")
+        }
+        return String(cString: made)
     }
 }
 
@@ -102,30 +159,68 @@ func link<T>(_ body: () throws(LinkError) -> T) throws -> T {
 /// `fieldrig pair`: pair the phone's register with a Mac from its pairing code.
 enum PairCommand: Command {
     static let name = ["pair"]
-    static let summary = "pair a register with a Mac from its pairing code, pinning its certificate"
+    static let summary = "pair a register with a Mac: prove its code, compare the number, pin both ways"
     static let help = """
-        Usage: fieldrig pair --register PATH CODE
+        Usage: fieldrig pair --register PATH [--confirm] [--name NAME] [--wait S] CODE
 
-        Proves CODE is a Manifest pairing code, connects to the Mac it names, checks the Mac
-        presents the certificate whose fingerprint the code carries, and records the Mac and the
-        fingerprint in the register: from now on the channel is pinned to it (HANDOVER-1).
+        Proves CODE is a Mac's pairing code signed by the key it names (PAIR-1), reaches the Mac it
+        names presenting this phone's own certificate, checks the Mac presents the certificate and
+        key the code carries, and shows the six-digit comparison number that the Mac shows too
+        (PAIR-2). When the person says the numbers match, and the person at the Mac says so too,
+        the Mac is pinned in the register and the Mac pins this phone (PAIR-3). Nothing is pinned
+        before that.
+
+        Options:
+          --register PATH  the phone's register
+          --confirm        say the numbers match without asking (for scripts that compare them)
+          --name NAME      the name the Mac shows for this phone (default "iPhone")
+          --wait S         how long to wait for the person at the Mac (default 120)
+          -h, --help       this help
+
+        Exit codes: 0 paired, 1 not paired (the numbers differed, the Mac refused or was not
+        reached, or the register failed), 2 wrong usage.
         """
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let options = try Options(arguments, flags: [], values: ["--register"])
-        guard let path = options.value("--register"), options.positional.count == 1 else {
+        let options = try Options(arguments, flags: ["--confirm"], values: ["--register", "--name", "--wait"])
+        guard let path = options.value("--register"), !path.isEmpty, options.positional.count == 1 else {
             throw UsageError("give --register PATH and the CODE")
         }
+        let wait = try options.integer("--wait", default: 120, in: 0...3600)
         guard let code = PairingCode.prove(options.positional[0]) else {
-            throw CommandFailure("that is not a Manifest pairing code: check you copied all of it")
+            throw CommandFailure("that is not a Mac's pairing code, or it was altered: check you copied all of it")
         }
         let register = try registerCall { () throws(RegisterError) in try Register(path: path) }
-        let client = PinnedClient(address: code.address, pin: code.fingerprint)
-        let answer = try link { () throws(LinkError) in try client.request(Envelope("pair", ["phone": "iPhone"])) }
-        guard answer.envelope.type == "paired" else { throw CommandFailure("the Mac did not pair: \(answer.envelope["reason"] ?? "")") }
-        try registerCall { () throws(RegisterError) in
-            try register.pair(
-                Pairing(macName: code.macName, address: code.address, fingerprint: code.fingerprint, pairedAt: RegisterCommand.now()))
+        let identity = try PhoneIdentity.of(register)
+        let client = PinnedClient(address: code.address, pin: code.fingerprint, identity: identity, expectedKey: code.publicKey)
+        let driver = PairingDriver(
+            code: code, phoneFingerprint: identity.fingerprint, connection: client, register: register, clock: RealClock(),
+            phoneName: options.value("--name") ?? "iPhone")
+        guard let number = driver.screen.number else { throw CommandFailure(driver.screen.lines.joined(separator: " ")) }
+        emit("\(driver.screen.title)\n  Comparison number: \(number)\n  " + driver.screen.lines.joined(separator: "\n  "))
+        var matches = options.has("--confirm")
+        if !matches {
+            emit("Do the numbers match? Type yes or no:")
+            matches = ["yes", "y"].contains(readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? "")
+        }
+        driver.send(matches ? .tapMatch : .tapNoMatch)
+        var waited = 0.0
+        var told = false
+        while case .finishing(_, true) = driver.screen.phase, waited < Double(wait) {
+            if !told {
+                emit(driver.screen.lines.joined(separator: "\n"))
+                told = true
+            }
+            Thread.sleep(forTimeInterval: 0.25)
+            waited += 0.25
+            driver.send(.tapCheckAgain)
+        }
+        guard driver.screen.isPaired else {
+            if case .finishing = driver.screen.phase {
+                driver.send(.tapClose)
+                throw CommandFailure("\(code.macName) did not confirm the number within \(wait) seconds. Nothing was paired.")
+            }
+            throw CommandFailure(driver.screen.lines.joined(separator: " "))
         }
         emit("Paired with \(code.macName), certificate fingerprint \(code.fingerprint.prefix(16))…")
         return ExitCode.success
@@ -159,7 +254,7 @@ enum HandoverCommand: Command {
         var connection: (any MacConnection)? = nil
         var reachable = false
         if let pairing {
-            let client = PinnedClient(address: pairing.address, pin: pairing.fingerprint)
+            let client = PinnedClient(address: pairing.address, pin: pairing.fingerprint, identity: try PhoneIdentity.of(register))
             do throws(LinkError) {
                 _ = try client.request(Envelope("hello"))
                 reachable = true

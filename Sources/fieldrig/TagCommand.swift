@@ -1,6 +1,9 @@
 import Companion
+import Crypto
+import Durable
 import Foundation
 import Imaging
+import MacLink
 import Register
 
 /// `fieldrig tag make`: an asset tag's QR payload, and its picture.
@@ -9,7 +12,8 @@ enum TagCommand: Command {
     static let summary = "print an asset tag's proven QR payload, and draw it as a PNG"
     static let help = """
         Usage: fieldrig tag make TAG... (--register PATH | --register-id ID --key HEX) [--png OUT] [--frame OUT]
-               fieldrig tag make --pairing NAME --address HOST:PORT --fingerprint HEX [--png OUT] [--frame OUT]
+               fieldrig tag make --pairing NAME --address HOST:PORT --identity PEM [--png OUT] [--frame OUT]
+               fieldrig tag make --payload TEXT [--png OUT] [--frame OUT]
 
         Prints, one a line, the QR payload of each asset TAG, carrying its proof: an HMAC-SHA-256
         over the register id and the tag, keyed by the register's tag key. The scan sheet fires on
@@ -20,8 +24,11 @@ enum TagCommand: Command {
           --register PATH     take the register id and tag key from this register
           --register-id ID    the register id (with --key)
           --key HEX           the tag key, as hex (at least 16 bytes)
-          --pairing NAME      instead of asset tags, a Mac's pairing code (with --address and the
-                              certificate's SHA-256 --fingerprint, 64 hex digits)
+          --pairing NAME      instead of asset tags, a Mac's pairing code: its name, --address and
+                              certificate, signed by the certificate's own key (PAIR-1); --identity
+                              is the Mac's key and certificate (`fieldrig mac --state DIR` keeps it
+                              in DIR/identity.pem)
+          --payload TEXT      draw TEXT as it is, proven or not (a foreign or altered code, for tests)
           --png OUT           write the QR code alone, for printing (one TAG only)
           --frame OUT         write a 1280x720 camera frame with the tags in a row on a desk
           -h, --help          this help
@@ -32,12 +39,22 @@ enum TagCommand: Command {
     static func run(_ arguments: [String]) throws -> Int32 {
         let options = try Options(
             arguments, flags: [],
-            values: ["--register", "--register-id", "--key", "--png", "--frame", "--pairing", "--address", "--fingerprint"])
+            values: ["--register", "--register-id", "--key", "--png", "--frame", "--pairing", "--address", "--identity", "--payload"])
+        if let payload = options.value("--payload") {
+            guard options.positional.isEmpty, options.value("--pairing") == nil else { throw UsageError("--payload TEXT takes no TAG") }
+            try draw([payload], png: options.value("--png"), frame: options.value("--frame"))
+            return ExitCode.success
+        }
         if let name = options.value("--pairing") {
-            guard options.positional.isEmpty, let address = options.value("--address"), let fingerprint = options.value("--fingerprint"),
-                fingerprint.count == 64, fingerprint.allSatisfy(\.isHexDigit)
-            else { throw UsageError("--pairing NAME needs --address HOST:PORT and --fingerprint (64 hex digits), and no TAG") }
-            let payload = PairingCode(macName: name, address: address, fingerprint: fingerprint).payload
+            guard options.positional.isEmpty, let address = options.value("--address"), let pem = options.value("--identity") else {
+                throw UsageError("--pairing NAME needs --address HOST:PORT and --identity PEM, and no TAG")
+            }
+            let identity = try link { () throws(LinkError) in
+                let text: [UInt8]
+                do throws(FileError) { text = try DurableFile.read(pem) } catch { throw LinkError(.identity(error.description)) }
+                return try Identity.load(pem: String(decoding: text, as: UTF8.self))
+            }
+            let payload = try link { () throws(LinkError) in try identity.pairingCode(name: name, address: address).payload }
             emit(payload)
             try draw([payload], png: options.value("--png"), frame: options.value("--frame"))
             return ExitCode.success
@@ -60,8 +77,7 @@ enum TagCommand: Command {
             guard let id = options.value("--register-id"), let hex = options.value("--key") else {
                 throw UsageError("give --register PATH, or --register-id ID and --key HEX")
             }
-            let bytes = hexKey(hex)
-            guard let bytes, bytes.count >= 16 else { throw UsageError("--key takes at least 16 bytes as hex") }
+            guard let bytes = hexBytes(strict: hex), bytes.count >= 16 else { throw UsageError("--key takes at least 16 bytes as hex") }
             (registerID, key) = (id, bytes)
         }
         let payloads = tags.map { AssetTagCode(registerID: registerID, tag: $0).payload(key: key) }
@@ -74,20 +90,33 @@ enum TagCommand: Command {
     static func draw(_ payloads: [String], png: String?, frame: String?) throws {
         if let png {
             guard payloads.count == 1 else { throw UsageError("--png draws one tag: name exactly one TAG") }
-            let code = QRCodeImage.frame(payloads[0])!
+            guard let code = QRCodeImage.frame(payloads[0]) else {
+                throw CommandFailure("'\(payloads[0].prefix(40))…' is too long for a QR code (\(payloads[0].utf8.count) bytes)")
+            }
             try wrapImage { () throws(ImageError) in try ImageFile.writePNG(code, to: png) }
         }
         if let frame {
-            try wrapImage { () throws(ImageError) in try ImageFile.writePNG(deskFrame(payloads), to: frame) }
+            guard let desk = deskFrame(payloads) else {
+                throw CommandFailure("the codes do not fit side by side on a 1280x720 frame: draw fewer, or shorter ones")
+            }
+            try wrapImage { () throws(ImageError) in try ImageFile.writePNG(desk, to: frame) }
         }
     }
 
-    /// The codes side by side, centred on a 1280x720 desk, as many as fit.
-    static func deskFrame(_ payloads: [String]) -> Frame {
-        let scale = payloads.count == 1 ? 6 : 4
-        let codes = payloads.compactMap { QRCodeImage.frame($0, scale: scale) }
-        var frame = Frame(width: 1280, height: 720, bytes: [UInt8](repeating: 0x5A, count: 1280 * 720))
+    /// The codes side by side, centred on a 1280x720 desk, at the largest scale (up to 6 pixels a
+    /// module for one code, 4 for several) at which they all fit; nil when they do not fit at all.
+    static func deskFrame(_ payloads: [String]) -> Frame? {
         let gap = 24
+        var codes: [Frame] = []
+        for scale in stride(from: payloads.count == 1 ? 6 : 4, through: 2, by: -1) {
+            codes = payloads.compactMap { QRCodeImage.frame($0, scale: scale) }
+            guard codes.count == payloads.count else { return nil }
+            let width = codes.reduce(0) { $0 + $1.width } + gap * (codes.count - 1)
+            if width <= 1280, codes.allSatisfy({ $0.height <= 720 }) { break }
+            codes = []
+        }
+        guard !codes.isEmpty else { return nil }
+        var frame = Frame(width: 1280, height: 720, bytes: [UInt8](repeating: 0x5A, count: 1280 * 720))
         let total = codes.reduce(0) { $0 + $1.width } + gap * (codes.count - 1)
         var x = max(0, (1280 - total) / 2)
         for code in codes {
@@ -105,17 +134,5 @@ enum TagCommand: Command {
             }
         }
         return Frame(width: frame.width, height: frame.height, bytes: bytes)
-    }
-
-    static func hexKey(_ text: String) -> [UInt8]? {
-        guard text.count % 2 == 0, text.allSatisfy(\.isHexDigit) else { return nil }
-        var bytes: [UInt8] = []
-        var index = text.startIndex
-        while index < text.endIndex {
-            let next = text.index(index, offsetBy: 2)
-            bytes.append(UInt8(text[index..<next], radix: 16)!)
-            index = next
-        }
-        return bytes
     }
 }

@@ -1,5 +1,6 @@
 import Camera
 import Imaging
+import MacLink
 import Reader
 import Register
 import Testing
@@ -21,7 +22,9 @@ func printed(_ value: String, line: Int) -> Reading {
 
 let goodTag = AssetTagCode(registerID: "REG-T", tag: "MF-0004").payload(key: key)
 let forgedTag = AssetTagCode(registerID: "REG-T", tag: "MF-0004").payload(key: Array("another-key-0123456789abcdef!!".utf8))
-let pairing = PairingCode(macName: "Studio Mac", address: "127.0.0.1:7443", fingerprint: String(repeating: "ab", count: 32))
+/// The Mac whose pairing code the tests scan.
+let macIdentity = try! Identity.generate(name: "Studio Mac")
+let pairing = try! macIdentity.pairingCode(name: "Studio Mac", address: "127.0.0.1:7443")
 
 /// A sheet brought to a state by a run of events.
 func sheet(_ purpose: ScanSheet.Purpose = .intake, _ events: ScanSheet.Event...) -> ScanSheet {

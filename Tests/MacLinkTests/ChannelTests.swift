@@ -1,3 +1,5 @@
+import Companion
+import Crypto
 import Foundation
 import Register
 import Testing
@@ -10,6 +12,17 @@ func macRegister() throws -> (Register, String) {
     let folder = NSTemporaryDirectory() + "fieldrig-maclink-\(getpid())-\(UUID().uuidString.prefix(8))"
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     return (try Register(path: "\(folder)/mac.sqlite"), folder)
+}
+
+/// The phone the test Macs have pinned.
+let phone = String(repeating: "9a", count: 32)
+
+/// A simulated Mac with `phone` pinned.
+func pairedMac(_ register: Register, _ folder: String, answer: MacAnswer = .byHand) throws -> SimulatedMac {
+    try register.pinPhone(PairedPhone(fingerprint: phone, name: "iPhone", pairedAt: t0))
+    return SimulatedMac(
+        name: "Studio Mac", fingerprint: String(repeating: "5e", count: 32), register: register, photosFolder: "\(folder)/photos",
+        answer: answer)
 }
 
 /// A thread-safe record of what a server was sent.
@@ -36,7 +49,7 @@ struct ChannelTests {
         let identity = try Identity.generate(name: "Studio Mac")
         let server = try TLSServer(identity: identity, host: "127.0.0.1", port: 0)
         let received = Received()
-        server.serve { request in
+        server.serve { request, _ in
             received.add(request.envelope.type)
             return (Envelope("echo", ["bytes": String(request.body.count)]), request.body.reversed())
         }
@@ -54,7 +67,7 @@ struct ChannelTests {
         let pinned = try Identity.generate(name: "Studio Mac")
         let server = try TLSServer(identity: impostor, host: "127.0.0.1", port: 0)
         let received = Received()
-        server.serve { request in
+        server.serve { request, _ in
             received.add(request.envelope.type)
             return (Envelope("ok"), [])
         }
@@ -90,7 +103,7 @@ struct SimulatedMacTests {
     func offers() throws {
         let (register, folder) = try macRegister()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let mac = SimulatedMac(name: "Studio Mac", register: register, photosFolder: "\(folder)/photos", answer: .byHand)
+        let mac = try pairedMac(register, folder)
         let bundle = RegisterBundle(
             format: RegisterBundle.format, version: 1, registerID: "R",
             assets: [
@@ -98,16 +111,16 @@ struct SimulatedMacTests {
                     tag: "MF-1", name: "Laptop", serial: "X", model: nil, state: "in service", site: nil, person: nil, vendor: nil,
                     agreement: nil)
             ], sites: [], people: [], vendors: [], agreements: [])
-        let first = mac.handle((Envelope("offer", ["transfer": "t1"]), bundle.encoded()), at: t0)
+        let first = mac.handle((Envelope("offer", ["transfer": "t1"]), bundle.encoded()), from: phone, at: t0)
         #expect(
             first.envelope["state"] == "waiting" && first.envelope["summary"] == "1 asset, 0 sites, 0 people, 0 vendors and 0 agreements")
         // The same id again is the same offer.
-        _ = mac.handle((Envelope("offer", ["transfer": "t1"]), bundle.encoded()), at: t0)
+        _ = mac.handle((Envelope("offer", ["transfer": "t1"]), bundle.encoded()), from: phone, at: t0)
         #expect(mac.offerCount == 1)
         #expect(try register.counts().assets == 0)
         mac.accept("t1", at: t0)
         #expect(try register.counts().assets == 1)
-        #expect(mac.handle((Envelope("status", ["transfer": "t1"]), []), at: t0).envelope["state"] == "no longer waiting")
+        #expect(mac.handle((Envelope("status", ["transfer": "t1"]), []), from: phone, at: t0).envelope["state"] == "no longer waiting")
     }
 
     @Test("declined and expired offers write nothing, and answer exactly as an accepted one does")
@@ -116,12 +129,14 @@ struct SimulatedMacTests {
         for answer in [MacAnswer.accept(after: .seconds(60)), .decline(after: .seconds(60)), .expire(after: .seconds(60))] {
             let (register, folder) = try macRegister()
             defer { try? FileManager.default.removeItem(atPath: folder) }
-            let mac = SimulatedMac(name: "Studio Mac", register: register, photosFolder: "\(folder)/photos", answer: answer)
+            let mac = try pairedMac(register, folder, answer: answer)
             let bundle = RegisterBundle(
                 format: RegisterBundle.format, version: 1, registerID: "R", assets: [], sites: [], people: [], vendors: [], agreements: [])
-            _ = mac.handle((Envelope("offer", ["transfer": "t"]), bundle.encoded()), at: t0)
-            #expect(mac.handle((Envelope("status", ["transfer": "t"]), []), at: t0.adding(.seconds(59))).envelope["state"] == "waiting")
-            let later = mac.handle((Envelope("status", ["transfer": "t"]), []), at: t0.adding(.seconds(61)))
+            _ = mac.handle((Envelope("offer", ["transfer": "t"]), bundle.encoded()), from: phone, at: t0)
+            #expect(
+                mac.handle((Envelope("status", ["transfer": "t"]), []), from: phone, at: t0.adding(.seconds(59))).envelope["state"]
+                    == "waiting")
+            let later = mac.handle((Envelope("status", ["transfer": "t"]), []), from: phone, at: t0.adding(.seconds(61)))
             answers.append(later.envelope.values.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ","))
         }
         #expect(answers[0] == answers[1] && answers[1] == answers[2])
@@ -132,9 +147,9 @@ struct SimulatedMacTests {
     func photo() throws {
         let (register, folder) = try macRegister()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let mac = SimulatedMac(name: "Studio Mac", register: register, photosFolder: "\(folder)/photos", answer: .byHand)
-        let answer = mac.handle((Envelope("photo", ["file": "p.jpg"]), [1, 2, 3]), at: t0)
+        let mac = try pairedMac(register, folder)
+        let answer = mac.handle((Envelope("photo", ["file": "p.jpg"]), [1, 2, 3]), from: phone, at: t0)
         #expect(answer.envelope["bytes"] == "3" && answer.envelope["sha256"] == sha256Hex([1, 2, 3]))
-        #expect(mac.handle((Envelope("photo", ["file": "../escape.jpg"]), [1]), at: t0).envelope.type == "refused")
+        #expect(mac.handle((Envelope("photo", ["file": "../escape.jpg"]), [1]), from: phone, at: t0).envelope.type == "refused")
     }
 }
