@@ -19,15 +19,18 @@ let package = Package(
         .systemLibrary(name: "COpenSSL", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CQRencode", providers: [.apt(["libqrencode-dev"])]),
 
+        // The vocabulary as plain values, no C and no I/O: what the core is written in.
+        .target(name: "Model"),
         .target(name: "Durable"),
         // OpenSSL wrapped once for what proves things: digests, MACs, P-256 signatures.
-        .target(name: "Crypto", dependencies: ["COpenSSL"]),
-        .target(name: "Imaging", dependencies: ["CLeptonica", "CQRencode", "Durable"]),
-        .target(name: "Reader", dependencies: ["Imaging", "CZBar", "CTesseract", "CLeptonica"]),
-        .target(name: "Camera", dependencies: ["Imaging", "Durable", "CV4L2"]),
-        .target(name: "Register", dependencies: ["CSQLite", "Crypto", "Durable"]),
-        .target(name: "Serials", dependencies: ["Reader"]),
-        .target(name: "Companion", dependencies: ["Reader", "Camera", "Register", "Serials", "Crypto"]),
+        .target(name: "Crypto", dependencies: ["Model", "COpenSSL"]),
+        .target(name: "Imaging", dependencies: ["Model", "CLeptonica", "CQRencode", "Durable"]),
+        .target(name: "Reader", dependencies: ["Model", "Imaging", "CZBar", "CTesseract", "CLeptonica"]),
+        .target(name: "Camera", dependencies: ["Model", "Imaging", "Durable", "CV4L2"]),
+        .target(name: "Register", dependencies: ["Model", "CSQLite", "Crypto", "Durable"]),
+        // The core: screens as pure state machines, and the serial extractor. Plain values in and out.
+        .target(name: "Serials", dependencies: ["Model"]),
+        .target(name: "Companion", dependencies: ["Model", "Serials"]),
         .target(name: "MacLink", dependencies: ["COpenSSL", "Crypto", "Companion", "Register", "Durable"]),
         .target(name: "Shell", dependencies: ["Companion", "Crypto", "Reader", "Camera", "Register", "Imaging", "MacLink"]),
         .target(name: "ScenarioKit", dependencies: ["Shell", "Companion", "Crypto", "Reader", "Camera", "Register", "MacLink"]),
@@ -54,9 +57,11 @@ let package = Package(
         .testTarget(name: "CameraTests", dependencies: ["Camera", "Imaging", "fake-v4l2"]),
         .testTarget(name: "RegisterTests", dependencies: ["Register", "Crypto"]),
         .testTarget(name: "MacLinkTests", dependencies: ["MacLink", "Register", "Companion", "Crypto"]),
-        .testTarget(name: "SerialsTests", dependencies: ["Serials", "Reader", "Imaging"]),
+        .testTarget(name: "SerialsTests", dependencies: ["Serials"]),
+        // The core's tests link no C library.
+        .testTarget(name: "CompanionTests", dependencies: ["Companion", "Serials"]),
         .testTarget(
-            name: "CompanionTests", dependencies: ["Companion", "Crypto", "Reader", "Camera", "Register", "Imaging", "Shell", "MacLink"]),
+            name: "ShellTests", dependencies: ["Shell", "Companion", "Crypto", "Reader", "Camera", "Register", "Imaging", "MacLink"]),
         .testTarget(name: "fieldrigTests", dependencies: ["fieldrig", "Companion", "MacLink", "Register"]),
         .testTarget(name: "ScenarioTests", dependencies: ["ScenarioKit", "Scenarios", "Companion", "Reader"]),
     ]

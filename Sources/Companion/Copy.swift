@@ -27,3 +27,16 @@ public enum Copy {
     public static let scanAgain = "Scan again"
     public static let cancel = "Cancel"
 }
+
+extension StampRefusal {
+    /// The sentence on the card.
+    public var sentence: String {
+        switch self {
+        case .unknownAsset: return "Not recorded: this tag is not in the register on this iPhone."
+        case .assetDisposed: return "Not recorded: this asset is disposed of in the register."
+        case .storageFull: return "Not recorded: this iPhone’s storage for the register is full."
+        case .readOnly: return "Not recorded: the register on this iPhone cannot be written to."
+        case .locked: return "Not recorded: the register is busy. Try VERIFY again."
+        }
+    }
+}

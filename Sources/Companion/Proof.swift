@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 
 /// An asset tag as its QR code carries it, proven with a message authentication code (SCAN-2).
@@ -20,7 +19,7 @@ public struct AssetTagCode: Sendable, Hashable {
 
     /// The QR payload for this tag, signed with `key`.
     public func payload(key: [UInt8]) -> String {
-        Self.prefix + registerID + "/" + tag + "/" + base64url(hmacSHA256(key: key, Array("\(registerID)\n\(tag)".utf8)))
+        Self.prefix + registerID + "/" + tag + "/" + base64url(Digest.hmacSHA256(key: key, Array("\(registerID)\n\(tag)".utf8)))
     }
 
     /// The tag a payload proves, or nil when it is not one of this register's tags.
@@ -77,8 +76,8 @@ public struct PairingCode: Sendable, Hashable {
     public var payload: String { signedText + "/" + base64url(signature) }
 
     /// The pairing code a payload proves, or nil: the shape is checked, then the signature by
-    /// the key the code names.
-    public static func prove(_ payload: String) -> PairingCode? {
+    /// the key the code names, with `check` (a real P-256 check, which a shell provides).
+    public static func prove(_ payload: String, checking check: SignatureChecker) -> PairingCode? {
         guard payload.hasPrefix(prefix), payload.utf8.count <= maximumLength else { return nil }
         let parts = payload.dropFirst(prefix.count).split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         guard parts.count == 5, let name = parts[0].removingPercentEncoding, !name.isEmpty, !parts[1].isEmpty,
@@ -90,7 +89,7 @@ public struct PairingCode: Sendable, Hashable {
         // The text signed is the text received, so a re-encoded name is not a different code.
         let signed = String(payload.dropLast(parts[4].utf8.count + 1))
         guard signed == code.signedText else { return nil }
-        return P256.verify(signature: signature, of: Array(signed.utf8), publicKey: key) ? code : nil
+        return check(signature, Array(signed.utf8), key) ? code : nil
     }
 }
 
@@ -103,7 +102,7 @@ public struct PairingCode: Sendable, Hashable {
 /// (one in a million), and the person sees two different numbers.
 public enum PairingComparison {
     /// The commitment the Mac sends before the phone's nonce: SHA-256 of its nonce.
-    public static func commitment(to nonce: [UInt8]) -> [UInt8] { sha256(Array("MFST-pair-commit\n".utf8) + nonce) }
+    public static func commitment(to nonce: [UInt8]) -> [UInt8] { Digest.sha256(Array("MFST-pair-commit\n".utf8) + nonce) }
 
     /// Whether `nonce` is what `commitment` promised.
     public static func keeps(_ commitment: [UInt8], _ nonce: [UInt8]) -> Bool {
@@ -114,7 +113,7 @@ public enum PairingComparison {
     /// fingerprints (hex) and both nonces.
     public static func number(macFingerprint: String, phoneFingerprint: String, macNonce: [UInt8], phoneNonce: [UInt8]) -> String {
         let text = "MFST-pair-compare\n\(macFingerprint.lowercased())\n\(phoneFingerprint.lowercased())\n"
-        let digest = sha256(Array(text.utf8) + macNonce + [0x0A] + phoneNonce)
+        let digest = Digest.sha256(Array(text.utf8) + macNonce + [0x0A] + phoneNonce)
         let value = digest.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) } % 1_000_000
         let digits = String(value)
         return String(repeating: "0", count: 6 - digits.count) + digits

@@ -1,5 +1,3 @@
-import Register
-
 /// Why the queue is not moving, when it knows (QUEUE-3).
 public enum QueueStall: Sendable, Hashable {
     case noMacPaired
@@ -44,17 +42,16 @@ public struct QueueSummary: Sendable, Hashable {
         return stall?.sentence
     }
 
-    /// The summary of a register now, with what the shell knows of the connection.
-    public static func of(_ register: Register, macReachable: Bool) throws(RegisterError) -> QueueSummary {
-        let counts = try register.queueCounts()
+    /// The summary from what the shell gathered: the three counts, the pairing, the connection
+    /// and the storage ceiling. The rule for which reason the queue gives lives here, not in a shell.
+    public init(_ facts: QueueFacts) {
         let stall: QueueStall?
-        if let pairing = try register.pairing() {
-            stall = macReachable ? nil : .macNotOnNetwork(macName: pairing.macName)
+        if let name = facts.pairedMac {
+            stall = facts.macReachable ? nil : .macNotOnNetwork(macName: name)
         } else {
             stall = .noMacPaired
         }
-        let kept = try register.hasKept(.storageCeiling)
-        return QueueSummary(counts: counts, stall: kept && stall == nil ? .storageFull : stall)
+        self.init(counts: facts.counts, stall: facts.storageCeilingRefused && stall == nil ? .storageFull : stall)
     }
 }
 

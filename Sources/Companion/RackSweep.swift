@@ -1,7 +1,3 @@
-import Camera
-import Reader
-import Register
-
 /// One asset tag seen during a sweep.
 public struct SweptTag: Sendable, Hashable {
     public var tag: String

@@ -1,5 +1,3 @@
-import Camera
-
 /// What a route off the scan sheet needs in order to work.
 public enum Requirement: Sendable, Hashable {
     case camera

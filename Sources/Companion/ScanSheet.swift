@@ -1,7 +1,3 @@
-import Camera
-import Reader
-import Register
-
 /// What the scan sheet knows of the register: enough to prove tags and draw walk-round cards.
 public struct ScanContext: Sendable, Hashable {
     public var registerID: String
@@ -10,6 +6,8 @@ public struct ScanContext: Sendable, Hashable {
     public var walkRound: [String: WalkRoundEntry]
     /// How long anything not provably ours is collected before it is offered (SCAN-3).
     public var settleWindow: Duration
+    /// Checks a pairing code's signature (PAIR-1); a shell gives the real one.
+    public var signatures: SignatureChecker
 
     /// One second: at 30 fps about 30 frames, and with OCR at about 65 ms a frame about 15 full
     /// reads, enough for every barcode and line of a label held in the hand to be seen while the
@@ -17,8 +15,10 @@ public struct ScanContext: Sendable, Hashable {
     public static let defaultSettleWindow = Duration.seconds(1)
 
     public init(
-        registerID: String, tagKey: [UInt8], walkRound: [String: WalkRoundEntry] = [:], settleWindow: Duration = defaultSettleWindow
+        registerID: String, tagKey: [UInt8], walkRound: [String: WalkRoundEntry] = [:], settleWindow: Duration = defaultSettleWindow,
+        signatures: SignatureChecker = .refuseAll
     ) {
+        self.signatures = signatures
         self.registerID = registerID
         self.tagKey = tagKey
         self.walkRound = walkRound
@@ -26,12 +26,15 @@ public struct ScanContext: Sendable, Hashable {
     }
 
     /// The context of a register, with its walk-round.
-    public init(settings: RegisterSettings, walkRound items: [WalkRoundItem], settleWindow: Duration = defaultSettleWindow) {
+    public init(
+        settings: RegisterSettings, walkRound items: [WalkRoundItem], settleWindow: Duration = defaultSettleWindow,
+        signatures: SignatureChecker = .refuseAll
+    ) {
         self.init(
             registerID: settings.registerID, tagKey: settings.tagKey,
             walkRound: Dictionary(
                 items.map { ($0.asset.tag, WalkRoundEntry(name: $0.asset.name, reason: $0.reason)) }, uniquingKeysWith: { a, _ in a }),
-            settleWindow: settleWindow)
+            settleWindow: settleWindow, signatures: signatures)
     }
 }
 
@@ -281,7 +284,7 @@ public struct ScanSheet: Sendable, Hashable {
                     return []  // the camera keeps running (VERIFY-1)
                 }
             }
-            if let pairing = PairingCode.prove(reading.value) {
+            if let pairing = PairingCode.prove(reading.value, checking: context.signatures) {
                 guard reading.value != quietPairing else { continue }
                 settling = nil
                 quietPairing = reading.value
@@ -289,7 +292,7 @@ public struct ScanSheet: Sendable, Hashable {
             }
         }
         // Proven tags and pairing codes never settle: what is left is anything not provably ours.
-        let others = readings.filter { proveTag($0.value) == nil && PairingCode.prove($0.value) == nil }
+        let others = readings.filter { proveTag($0.value) == nil && PairingCode.prove($0.value, checking: context.signatures) == nil }
         guard !others.isEmpty else { return tick(now) }
         if settling == nil { settling = Settling(startedAt: now) }
         settling!.add(others)

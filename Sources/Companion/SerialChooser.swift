@@ -1,5 +1,3 @@
-import Camera
-import Reader
 import Serials
 
 /// "Photograph a serial instead" (SERIAL-1..8): the read settles by itself, the chooser comes up on

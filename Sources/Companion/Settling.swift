@@ -1,5 +1,3 @@
-import Reader
-
 /// One distinct value the camera read while settling, and every place it was read.
 public struct OfferedValue: Sendable, Hashable {
     public var value: String

@@ -1,7 +1,9 @@
 import COpenSSL
+@_exported import Model
 
-// OpenSSL, wrapped once for the parts of the rig that prove things: digests, message
-// authentication codes and P-256 signatures. Plain bytes in, plain bytes out; no handles leak.
+// OpenSSL, wrapped once for the shells: fast digests of large files, P-256 signatures and random
+// nonces. Plain bytes in, plain bytes out; no handles leak. (The core's own digests are plain
+// Swift, in Model.)
 
 /// The SHA-256 digest of `bytes`.
 public func sha256(_ bytes: [UInt8]) -> [UInt8] {
@@ -16,107 +18,6 @@ public func sha256(_ bytes: [UInt8]) -> [UInt8] {
 
 /// The SHA-256 digest of `bytes`, as lower-case hex.
 public func sha256Hex(_ bytes: [UInt8]) -> String { hexString(sha256(bytes)) }
-
-/// HMAC-SHA-256 of `message` under `key`.
-public func hmacSHA256(key: [UInt8], _ message: [UInt8]) -> [UInt8] {
-    var out = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
-    var length: UInt32 = 0
-    let result = key.withUnsafeBytes { k in
-        message.withUnsafeBytes { m in
-            out.withUnsafeMutableBufferPointer {
-                HMAC(EVP_sha256(), k.baseAddress, Int32(k.count), m.baseAddress, m.count, $0.baseAddress, &length)
-            }
-        }
-    }
-    precondition(result != nil, "OpenSSL could not compute HMAC-SHA-256")
-    return Array(out.prefix(Int(length)))
-}
-
-/// Equal bytes, compared in time that does not depend on where they differ.
-public func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-    guard a.count == b.count else { return false }
-    guard !a.isEmpty else { return true }
-    return a.withUnsafeBytes { x in b.withUnsafeBytes { y in CRYPTO_memcmp(x.baseAddress, y.baseAddress, a.count) == 0 } }
-}
-
-/// Bytes as lower-case hex.
-public func hexString(_ bytes: [UInt8]) -> String {
-    let digits = Array("0123456789abcdef".utf8)
-    var out = [UInt8]()
-    out.reserveCapacity(bytes.count * 2)
-    for byte in bytes {
-        out.append(digits[Int(byte >> 4)])
-        out.append(digits[Int(byte & 0x0F)])
-    }
-    return String(decoding: out, as: UTF8.self)
-}
-
-/// Hex text as bytes ("0a1b" → [10, 27]); nil unless it is whole pairs of ASCII hex digits.
-public func hexBytes(strict text: String) -> [UInt8]? {
-    let utf8 = Array(text.utf8)
-    guard utf8.count % 2 == 0 else { return nil }
-    func nibble(_ c: UInt8) -> UInt8? {
-        switch c {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return c - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return c - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return c - UInt8(ascii: "A") + 10
-        default: return nil
-        }
-    }
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(utf8.count / 2)
-    var i = 0
-    while i < utf8.count {
-        guard let high = nibble(utf8[i]), let low = nibble(utf8[i + 1]) else { return nil }
-        bytes.append(high << 4 | low)
-        i += 2
-    }
-    return bytes
-}
-
-private let base64urlAlphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
-
-/// Unpadded base64url (RFC 4648, section 5).
-public func base64url(_ bytes: [UInt8]) -> String {
-    var out = [UInt8]()
-    out.reserveCapacity((bytes.count * 4 + 2) / 3)
-    var i = 0
-    while i < bytes.count {
-        let chunk = min(3, bytes.count - i)
-        let b0 = UInt32(bytes[i])
-        let b1 = chunk > 1 ? UInt32(bytes[i + 1]) : 0
-        let b2 = chunk > 2 ? UInt32(bytes[i + 2]) : 0
-        let n = b0 << 16 | b1 << 8 | b2
-        for k in 0..<(chunk + 1) { out.append(base64urlAlphabet[Int((n >> (18 - 6 * UInt32(k))) & 0x3F)]) }
-        i += 3
-    }
-    return String(decoding: out, as: UTF8.self)
-}
-
-/// Unpadded base64url back to bytes; nil for any other character, a padding sign, or a length
-/// no encoding has (one character left over), or bits left over that an encoder never sets.
-public func base64urlDecode(_ text: String) -> [UInt8]? {
-    var values: [UInt8] = []
-    values.reserveCapacity(text.utf8.count)
-    for c in text.utf8 {
-        guard let index = base64urlAlphabet.firstIndex(of: c) else { return nil }
-        values.append(UInt8(index))
-    }
-    guard values.count % 4 != 1 else { return nil }
-    var out: [UInt8] = []
-    var i = 0
-    while i < values.count {
-        let chunk = min(4, values.count - i)
-        var n: UInt32 = 0
-        for k in 0..<4 { n = n << 6 | (k < chunk ? UInt32(values[i + k]) : 0) }
-        let bytes = [UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF)]
-        out.append(contentsOf: bytes.prefix(chunk - 1))
-        // A canonical encoding leaves the unused low bits of the last character zero.
-        if chunk < 4, bytes[chunk - 1] != 0 { return nil }
-        i += 4
-    }
-    return out
-}
 
 /// P-256 (ECDSA over SHA-256) signatures, as 64 bytes: r then s, each 32 bytes big-endian.
 public enum P256 {
@@ -137,6 +38,11 @@ public enum P256 {
             }
         }
         return result == 1
+    }
+
+    /// `verify` as the core's signature checker.
+    public static let checker = SignatureChecker("P-256") { signature, message, key in
+        verify(signature: signature, of: message, publicKey: key)
     }
 
     /// A key parsed from DER SubjectPublicKeyInfo, or nil.

@@ -15,11 +15,11 @@ public struct Mark: Sendable {
         }
     }
 
-    public var box: Box
+    public var box: Model.Box
     public var caption: String
     public var colour: Colour
 
-    public init(box: Box, caption: String, colour: Colour) {
+    public init(box: Model.Box, caption: String, colour: Colour) {
         self.box = box
         self.caption = caption
         self.colour = colour

@@ -46,7 +46,7 @@ public struct UprightFrame: Sendable {
     }
 
     /// The box in the original frame covering `box` of the upright frame.
-    public func originalBox(_ box: Box) -> Box {
+    public func originalBox(_ box: Model.Box) -> Model.Box {
         guard angle != 0 else { return box }
         let theta = angle * Double.pi / 180
         let cx = Double(frame.width) / 2
@@ -59,6 +59,6 @@ public struct UprightFrame: Sendable {
             let y = -dx * sin(theta) + dy * cos(theta) + cy
             return (x: Int(x.rounded()), y: Int(y.rounded()))
         }
-        return Box(enclosing: corners)!
+        return Model.Box(enclosing: corners)!
     }
 }

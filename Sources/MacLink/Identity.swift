@@ -160,3 +160,8 @@ public final class Identity: @unchecked Sendable {
         return identity
     }
 }
+
+extension PairingCode {
+    /// The pairing code a payload proves, checking its signature with P-256 (PAIR-1).
+    public static func prove(_ payload: String) -> PairingCode? { prove(payload, checking: P256.checker) }
+}

@@ -70,30 +70,3 @@ public struct SidecarError: Error, Equatable, CustomStringConvertible {
     public let message: String
     public var description: String { message }
 }
-
-/// The characters OCR mistakes for one another on printed serials.
-public enum OCRConfusion {
-    /// Each confusable letter and the digit it is mistaken for (and the other way round).
-    public static let pairs: [(letter: Character, digit: Character)] = [
-        ("O", "0"), ("D", "0"), ("I", "1"), ("L", "1"), ("S", "5"), ("B", "8"), ("Z", "2"), ("G", "6"),
-    ]
-
-    /// `text` upper-cased, with runs of white space made one space and every confusable letter
-    /// replaced by its digit, so two readings that differ only by OCR confusions fold equal.
-    public static func fold(_ text: String) -> String {
-        var out = ""
-        var lastWasSpace = false
-        for ch in text.uppercased() {
-            if ch.isWhitespace {
-                if !lastWasSpace && !out.isEmpty { out.append(" ") }
-                lastWasSpace = true
-                continue
-            }
-            lastWasSpace = false
-            out.append(digitFor[ch] ?? (ch == "|" ? "1" : ch))
-        }
-        return out.hasSuffix(" ") ? String(out.dropLast()) : out
-    }
-
-    private static let digitFor: [Character: Character] = Dictionary(uniqueKeysWithValues: pairs.map { ($0.letter, $0.digit) })
-}

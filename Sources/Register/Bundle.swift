@@ -128,20 +128,3 @@ extension Register {
         try locked { try db.query("UPDATE transfers SET state = 'no longer waiting' WHERE id = ?", [id]) }
     }
 }
-
-/// An offer of the register to the Mac, as the phone stores it.
-public struct Transfer: Sendable, Hashable {
-    public var id: String
-    public var waiting: Bool
-    public var offeredAt: Timestamp
-    public var assetCount: Int
-    public var summary: String
-
-    public init(id: String, waiting: Bool, offeredAt: Timestamp, assetCount: Int, summary: String) {
-        self.id = id
-        self.waiting = waiting
-        self.offeredAt = offeredAt
-        self.assetCount = assetCount
-        self.summary = summary
-    }
-}

@@ -2,29 +2,6 @@ import Crypto
 import Durable
 import Foundation
 
-/// Why a photograph is kept on the phone and not queued to send (QUEUE-2's third count).
-public enum KeptReason: String, Sendable, Hashable, CaseIterable {
-    case assetNotSynced = "asset not synced yet"
-    case noQueue = "no queue when the shutter fired"
-    case storageCeiling = "the storage ceiling refused the file"
-    case foundOnPhone = "found on the phone with no record"
-}
-
-/// A photograph kept on the phone, and where it stands.
-public struct Capture: Sendable, Hashable {
-    public var id: Int
-    /// The file's name inside the register's photo folder.
-    public var file: String
-    /// The asset it shows; nil for a photograph found on the phone with no record.
-    public var tag: String?
-    public var bytes: Int
-    public var sha256: String
-    public var takenAt: Timestamp
-    public var actor: String?
-    /// Why it is not queued; nil when it is queued, or not yet decided.
-    public var keptReason: KeptReason?
-}
-
 extension Register {
     /// Keeps a photograph on the phone (QUEUE-1: kept first, queued second): the file is written
     /// and flushed under its final name before the row that records it commits, so a crash

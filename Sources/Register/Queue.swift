@@ -1,48 +1,6 @@
 import Durable
 import Foundation
 
-/// A row of the upload queue, and where it stands.
-public struct QueueRow: Sendable, Hashable {
-    public enum State: String, Sendable, Hashable {
-        case goingUp = "going up"
-        case needsDecision = "needs decision"
-        case done
-    }
-
-    public var id: Int
-    public var capture: Capture
-    public var state: State
-    /// Why it stopped, for a row that needs a decision: the Mac refused it, the file is gone, ...
-    public var problem: String?
-    public var attempts: Int
-}
-
-/// Why a queue row stopped and needs the person to decide.
-public enum QueueProblem: String, Sendable, Hashable, CaseIterable {
-    case macRefused = "the Mac refused it"
-    case fileGone = "the file is gone from this iPhone"
-    case tooLarge = "it is too large to send"
-    case receivedDifferently = "the Mac received a different file"
-}
-
-/// The three counts "All sent" rests on (QUEUE-2), taken from the register and the files on disk.
-public struct QueueCounts: Sendable, Hashable {
-    /// Rows the queue is working.
-    public var goingUp: Int
-    /// Rows stopped, waiting for the person.
-    public var needDecision: Int
-    /// Photographs on the phone that never reached the queue.
-    public var kept: Int
-
-    public init(goingUp: Int, needDecision: Int, kept: Int) {
-        self.goingUp = goingUp
-        self.needDecision = needDecision
-        self.kept = kept
-    }
-
-    public var allSent: Bool { goingUp == 0 && needDecision == 0 && kept == 0 }
-}
-
 extension Register {
     /// Queues a kept capture (QUEUE-1: kept first, queued second), or records why it stays kept
     /// on the phone: its asset is not synced yet, there is no queue (no Mac paired), or the
@@ -306,34 +264,5 @@ extension Register {
             }
             return try db.query("SELECT value FROM settings WHERE key = 'phone_identity'").first?.text("value") ?? pem
         }
-    }
-}
-
-/// A phone pinned by a Mac: its certificate's fingerprint and the name it gave.
-public struct PairedPhone: Sendable, Hashable {
-    public var fingerprint: String
-    public var name: String
-    public var pairedAt: Timestamp
-
-    public init(fingerprint: String, name: String, pairedAt: Timestamp) {
-        self.fingerprint = fingerprint
-        self.name = name
-        self.pairedAt = pairedAt
-    }
-}
-
-public struct Pairing: Sendable, Hashable {
-    public var macName: String
-    /// Where it listens: host:port.
-    public var address: String
-    /// The SHA-256 fingerprint of its certificate, as hex: the pin.
-    public var fingerprint: String
-    public var pairedAt: Timestamp
-
-    public init(macName: String, address: String, fingerprint: String, pairedAt: Timestamp) {
-        self.macName = macName
-        self.address = address
-        self.fingerprint = fingerprint
-        self.pairedAt = pairedAt
     }
 }

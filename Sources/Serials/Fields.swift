@@ -1,5 +1,3 @@
-import Reader
-
 /// The keywords of a printed line, and the values they name.
 enum Keywords {
     enum Kind { case serial, expressServiceCode, other, none }

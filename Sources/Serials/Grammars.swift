@@ -1,5 +1,3 @@
-import Reader
-
 /// What a position of a serial may hold, where a vendor's format fixes it.
 enum CharClass {
     case digit, letter, any

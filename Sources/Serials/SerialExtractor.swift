@@ -1,5 +1,3 @@
-import Reader
-
 /// How a candidate is backed: a barcode and the print agree, or only one of them read it.
 public enum Evidence: String, Sendable, Hashable {
     case agree, barcode, text

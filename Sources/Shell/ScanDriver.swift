@@ -1,5 +1,6 @@
 import Camera
 import Companion
+import Crypto
 import Imaging
 import Reader
 import Register
@@ -21,7 +22,7 @@ public final class ScanDriver {
     public init(purpose: ScanSheet.Purpose, camera: any CameraDevice, reader: any FrameReading, register: Register, clock: any SessionClock)
         throws(RegisterError)
     {
-        let context = ScanContext(settings: try register.settings(), walkRound: try register.walkRound())
+        let context = ScanContext(settings: try register.settings(), walkRound: try register.walkRound(), signatures: P256.checker)
         sheet = ScanSheet(purpose: purpose, context: context)
         pump = CameraPump(camera: camera, reader: reader, clock: clock)
         self.register = register

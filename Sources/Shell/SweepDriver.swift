@@ -1,5 +1,6 @@
 import Camera
 import Companion
+import Crypto
 import Reader
 import Register
 
@@ -15,7 +16,8 @@ public final class SweepDriver {
     public private(set) var closed = false
 
     public init(camera: any CameraDevice, reader: any FrameReading, register: Register, clock: any SessionClock) throws(RegisterError) {
-        sweep = RackSweep(context: ScanContext(settings: try register.settings(), walkRound: try register.walkRound()))
+        sweep = RackSweep(
+            context: ScanContext(settings: try register.settings(), walkRound: try register.walkRound(), signatures: P256.checker))
         pump = CameraPump(camera: camera, reader: reader, clock: clock)
         self.register = register
     }

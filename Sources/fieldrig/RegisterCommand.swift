@@ -1,3 +1,4 @@
+import Companion
 import Foundation
 import Register
 

@@ -1,4 +1,3 @@
-import Register
 import Testing
 
 @testable import Companion

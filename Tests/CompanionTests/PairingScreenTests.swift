@@ -1,4 +1,3 @@
-import Crypto
 import Testing
 
 @testable import Companion

@@ -1,5 +1,3 @@
-import Camera
-import Register
 import Testing
 
 @testable import Companion

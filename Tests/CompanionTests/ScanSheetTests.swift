@@ -1,8 +1,3 @@
-import Camera
-import Imaging
-import MacLink
-import Reader
-import Register
 import Testing
 
 @testable import Companion
@@ -10,7 +5,7 @@ import Testing
 let key = Array("test-tag-key-0123456789abcdef".utf8)
 let context = ScanContext(
     registerID: "REG-T", tagKey: key,
-    walkRound: ["MF-0004": WalkRoundEntry(name: "Core switch", reason: "Quarterly check of the comms room")])
+    walkRound: ["MF-0004": WalkRoundEntry(name: "Core switch", reason: "Quarterly check of the comms room")], signatures: testSignatures)
 
 func barcode(_ value: String, _ symbology: String = "QR-Code") -> Reading {
     Reading(value: value, source: .barcode(symbology: symbology), box: Box(x: 10, y: 10, width: 100, height: 100))
@@ -22,9 +17,19 @@ func printed(_ value: String, line: Int) -> Reading {
 
 let goodTag = AssetTagCode(registerID: "REG-T", tag: "MF-0004").payload(key: key)
 let forgedTag = AssetTagCode(registerID: "REG-T", tag: "MF-0004").payload(key: Array("another-key-0123456789abcdef!!".utf8))
+/// A stand-in for P-256 in the core's tests (which link no C library): a "signature" is the
+/// SHA-256 of key and message and of message and key. The real check is tested with OpenSSL.
+func testSign(_ message: [UInt8], _ key: [UInt8]) -> [UInt8] { Digest.sha256(key + message) + Digest.sha256(message + key) }
+let testSignatures = SignatureChecker("test") { signature, message, key in signature == testSign(message, key) }
+
 /// The Mac whose pairing code the tests scan.
-let macIdentity = try! Identity.generate(name: "Studio Mac")
-let pairing = try! macIdentity.pairingCode(name: "Studio Mac", address: "127.0.0.1:7443")
+let pairing: PairingCode = {
+    let key = Array("Studio Mac's public key".utf8)
+    var code = PairingCode(
+        macName: "Studio Mac", address: "127.0.0.1:7443", fingerprint: String(repeating: "ab", count: 32), publicKey: key)
+    code.signature = testSign(Array(code.signedText.utf8), key)
+    return code
+}()
 
 /// A sheet brought to a state by a run of events.
 func sheet(_ purpose: ScanSheet.Purpose = .intake, _ events: ScanSheet.Event...) -> ScanSheet {
@@ -146,8 +151,9 @@ struct ScanSheetReadingTests {
         var s = sheet(.intake, .opened, .cameraStarted)
         #expect(s.handle(.frameRead([barcode(pairing.payload)], at: .zero)) == [.openPairing(pairing)])
         #expect(s.handle(.frameRead([barcode(pairing.payload)], at: .milliseconds(33))).isEmpty)  // once while in view
-        #expect(PairingCode.prove(pairing.payload) == pairing)
-        #expect(PairingCode.prove(pairing.payload.replacingOccurrences(of: "7443", with: "7444")) == nil)
+        #expect(PairingCode.prove(pairing.payload, checking: testSignatures) == pairing)
+        #expect(PairingCode.prove(pairing.payload, checking: .refuseAll) == nil)
+        #expect(PairingCode.prove(pairing.payload.replacingOccurrences(of: "7443", with: "7444"), checking: testSignatures) == nil)
     }
 
     @Test("settling collects every distinct value across frames and offers them once the window has run; one frame never settles early")

@@ -1,5 +1,3 @@
-import Camera
-import Reader
 import Serials
 import Testing
 

@@ -20,8 +20,22 @@ struct CryptoTests {
         #expect(sha256Hex(Array("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
         // RFC 4231, test case 2.
         #expect(
-            hexString(hmacSHA256(key: Array("Jefe".utf8), Array("what do ya want for nothing?".utf8)))
+            hexString(Digest.hmacSHA256(key: Array("Jefe".utf8), Array("what do ya want for nothing?".utf8)))
                 == "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
+    }
+
+    @Test("the core's plain-Swift SHA-256 and HMAC give OpenSSL's answers, at every padding boundary")
+    func plainSwiftAgrees() {
+        for n in [0, 1, 55, 56, 57, 63, 64, 65, 119, 120, 128, 1000] {
+            let bytes = (0..<n).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ 7) }
+            #expect(Digest.sha256(bytes) == sha256(bytes), "\(n) bytes")
+        }
+        // RFC 4231, test case 6: a key longer than the block.
+        #expect(
+            hexString(
+                Digest.hmacSHA256(
+                    key: [UInt8](repeating: 0xAA, count: 131), Array("Test Using Larger Than Block-Size Key - Hash Key First".utf8)))
+                == "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54")
     }
 
     @Test("base64url round-trips every length, and refuses what no encoder writes")

@@ -10,6 +10,14 @@ import Testing
 let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
 
 /// A driver for the scan sheet over a recorded sequence, a demo register and the real reader.
+// The trouble sentences, written out here from the specification, not taken from the code under test.
+let sentences: [String: String] = [
+    "access off": "Camera access is off. Turn it on in Settings, or add it by hand.",
+    "cannot scan": "This device cannot scan. Add it by hand instead.",
+    "busy": "The camera is busy. Another app is using it. Close it and come back, or add it by hand.",
+    "stopped": "The scanner stopped. Add it by hand instead.",
+]
+
 func driver(_ purpose: ScanSheet.Purpose, _ sequence: String, faults: FaultScript = .none) throws -> (ScanDriver, String) {
     let folder = NSTemporaryDirectory() + "fieldrig-scan-\(getpid())-\(UUID().uuidString.prefix(8))"
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

@@ -1,0 +1,56 @@
+/// Where a reading came from: a barcode (with its symbology) or a printed line of text.
+public enum ReadingSource: Sendable, Hashable {
+    /// A decoded barcode; `symbology` is zbar's name for it, e.g. "CODE-128", "EAN-13", "QR-Code".
+    case barcode(symbology: String)
+    /// A printed line; `line` counts the frame's printed lines from 1, top to bottom.
+    case text(line: Int)
+
+    public var isBarcode: Bool {
+        if case .barcode = self { return true }
+        return false
+    }
+}
+
+/// One value read from a frame, with its source and where in the frame it was read.
+public struct Reading: Sendable, Hashable {
+    public var value: String
+    public var source: ReadingSource
+    public var box: Box
+    /// For printed text, the words of the line with their own boxes; empty for barcodes.
+    public var words: [Word]
+
+    public init(value: String, source: ReadingSource, box: Box, words: [Word] = []) {
+        self.value = value
+        self.source = source
+        self.box = box
+        self.words = words
+    }
+
+    /// Which barcode or printed line, without the box: "CODE-128 barcode", "printed line 2". Boxes
+    /// move a little from frame to frame; this does not.
+    public var place: String {
+        switch source {
+        case .barcode(let symbology): return "\(symbology) barcode"
+        case .text(let line): return "printed line \(line)"
+        }
+    }
+
+    /// Where the value was read, for a person: "CODE-128 barcode at 120,340 400x80" or
+    /// "printed line 2 at 80,40 300x24".
+    public var whereRead: String {
+        "\(place) at \(box)"
+    }
+}
+
+/// A recognised word and its box; `confidence` is tesseract's, 0 to 100 (never shown to a person).
+public struct Word: Sendable, Hashable {
+    public var text: String
+    public var box: Box
+    public var confidence: Double
+
+    public init(text: String, box: Box, confidence: Double) {
+        self.text = text
+        self.box = box
+        self.confidence = confidence
+    }
+}

@@ -1,0 +1,305 @@
+// The register's vocabulary as plain values: what the SQLite register stores and the screens
+// show, with no storage in sight.
+
+/// Where an asset stands in its life.
+public enum AssetState: String, Sendable, CaseIterable, Codable {
+    case inService = "in service"
+    case inStorage = "in storage"
+    case inRepair = "in repair"
+    case disposed
+}
+
+/// A machine in the register.
+public struct Asset: Sendable, Hashable {
+    public var tag: String
+    public var name: String
+    public var serial: String?
+    public var model: String?
+    public var state: AssetState
+    public var site: String?
+    public var person: String?
+    public var vendor: String?
+    public var agreement: String?
+    /// Whether the Mac has this asset yet (a photograph of an unsynced asset waits to be queued).
+    public var synced: Bool
+
+    public init(
+        tag: String, name: String, serial: String? = nil, model: String? = nil, state: AssetState = .inService, site: String? = nil,
+        person: String? = nil, vendor: String? = nil, agreement: String? = nil, synced: Bool = true
+    ) {
+        self.tag = tag
+        self.name = name
+        self.serial = serial
+        self.model = model
+        self.state = state
+        self.site = site
+        self.person = person
+        self.vendor = vendor
+        self.agreement = agreement
+        self.synced = synced
+    }
+}
+
+/// An asset due on the walk-round, with the reason it is on the list in the register's words.
+public struct WalkRoundItem: Sendable, Hashable {
+    public var asset: Asset
+    public var reason: String
+
+    public init(asset: Asset, reason: String) {
+        self.asset = asset
+        self.reason = reason
+    }
+}
+
+/// A verification recorded in the register.
+public struct Stamp: Sendable, Hashable {
+    public var id: Int
+    public var tag: String
+    public var at: Timestamp
+    /// Nil when nobody's name was set: the stamp is unsigned.
+    public var actor: String?
+
+    public init(id: Int, tag: String, at: Timestamp, actor: String?) {
+        self.id = id
+        self.tag = tag
+        self.at = at
+        self.actor = actor
+    }
+}
+
+/// Why a verification was not recorded. A value the walk-round card shows in the place the
+/// confirmation would appear (VERIFY-4), never an exception lost in a log.
+public enum StampRefusal: String, Sendable, Hashable, CaseIterable {
+    case unknownAsset = "unknown asset"
+    case assetDisposed = "asset disposed"
+    case storageFull = "storage full"
+    case readOnly = "read-only"
+    case locked
+}
+
+/// What became of a verification: recorded, or refused with why.
+public enum StampOutcome: Sendable, Hashable {
+    case recorded(Stamp)
+    case refused(StampRefusal)
+}
+
+/// One change in the audit trail: who, when, which field of what, from what to what.
+public struct AuditEntry: Sendable, Hashable {
+    public var id: Int
+    public var at: Timestamp
+    /// Nil for an unsigned entry (no actor's name was set).
+    public var actor: String?
+    /// What was changed: "asset", "stamp", "capture", "settings", ...
+    public var entity: String
+    /// Which one: an asset's tag, a capture's file.
+    public var key: String
+    /// The tracked field, e.g. "serial", "state", "verified".
+    public var field: String
+    public var oldValue: String?
+    public var newValue: String?
+
+    public init(
+        id: Int, at: Timestamp, actor: String? = nil, entity: String, key: String, field: String, oldValue: String? = nil,
+        newValue: String? = nil
+    ) {
+        self.id = id
+        self.at = at
+        self.actor = actor
+        self.entity = entity
+        self.key = key
+        self.field = field
+        self.oldValue = oldValue
+        self.newValue = newValue
+    }
+}
+
+/// The register's own settings.
+public struct RegisterSettings: Sendable, Hashable {
+    /// The name written into the audit trail; nil until provisioning sets it.
+    public var actorName: String?
+    /// This register's id, part of every asset tag's proof.
+    public var registerID: String
+    /// The key asset tags are proven with (HMAC-SHA-256).
+    public var tagKey: [UInt8]
+    /// The most bytes the register and its photographs may take on the phone.
+    public var storageCeiling: Int
+
+    public init(actorName: String? = nil, registerID: String, tagKey: [UInt8], storageCeiling: Int) {
+        self.actorName = actorName
+        self.registerID = registerID
+        self.tagKey = tagKey
+        self.storageCeiling = storageCeiling
+    }
+}
+
+/// How many of each thing the register holds.
+public struct RegisterCounts: Sendable, Hashable {
+    public var assets: Int
+    public var walkRound: Int
+    public var stamps: Int
+    public var refusedStamps: Int
+    public var captures: Int
+    public var queueRows: Int
+    public var auditEntries: Int
+
+    public init(assets: Int, walkRound: Int, stamps: Int, refusedStamps: Int, captures: Int, queueRows: Int, auditEntries: Int) {
+        self.assets = assets
+        self.walkRound = walkRound
+        self.stamps = stamps
+        self.refusedStamps = refusedStamps
+        self.captures = captures
+        self.queueRows = queueRows
+        self.auditEntries = auditEntries
+    }
+}
+
+/// Why a photograph is kept on the phone and not queued to send (QUEUE-2's third count).
+public enum KeptReason: String, Sendable, Hashable, CaseIterable {
+    case assetNotSynced = "asset not synced yet"
+    case noQueue = "no queue when the shutter fired"
+    case storageCeiling = "the storage ceiling refused the file"
+    case foundOnPhone = "found on the phone with no record"
+}
+
+/// A photograph kept on the phone, and where it stands.
+public struct Capture: Sendable, Hashable {
+    public var id: Int
+    /// The file's name inside the register's photo folder.
+    public var file: String
+    /// The asset it shows; nil for a photograph found on the phone with no record.
+    public var tag: String?
+    public var bytes: Int
+    public var sha256: String
+    public var takenAt: Timestamp
+    public var actor: String?
+    /// Why it is not queued; nil when it is queued, or not yet decided.
+    public var keptReason: KeptReason?
+
+    public init(
+        id: Int, file: String, tag: String? = nil, bytes: Int, sha256: String, takenAt: Timestamp, actor: String? = nil,
+        keptReason: KeptReason? = nil
+    ) {
+        self.id = id
+        self.file = file
+        self.tag = tag
+        self.bytes = bytes
+        self.sha256 = sha256
+        self.takenAt = takenAt
+        self.actor = actor
+        self.keptReason = keptReason
+    }
+}
+
+/// A row of the upload queue, and where it stands.
+public struct QueueRow: Sendable, Hashable {
+    public enum State: String, Sendable, Hashable {
+        case goingUp = "going up"
+        case needsDecision = "needs decision"
+        case done
+    }
+
+    public var id: Int
+    public var capture: Capture
+    public var state: State
+    /// Why it stopped, for a row that needs a decision: the Mac refused it, the file is gone, ...
+    public var problem: String?
+    public var attempts: Int
+
+    public init(id: Int, capture: Capture, state: State, problem: String? = nil, attempts: Int) {
+        self.id = id
+        self.capture = capture
+        self.state = state
+        self.problem = problem
+        self.attempts = attempts
+    }
+}
+
+/// Why a queue row stopped and needs the person to decide.
+public enum QueueProblem: String, Sendable, Hashable, CaseIterable {
+    case macRefused = "the Mac refused it"
+    case fileGone = "the file is gone from this iPhone"
+    case tooLarge = "it is too large to send"
+    case receivedDifferently = "the Mac received a different file"
+}
+
+/// The three counts "All sent" rests on (QUEUE-2), taken from the register and the files on disk.
+public struct QueueCounts: Sendable, Hashable {
+    /// Rows the queue is working.
+    public var goingUp: Int
+    /// Rows stopped, waiting for the person.
+    public var needDecision: Int
+    /// Photographs on the phone that never reached the queue.
+    public var kept: Int
+
+    public init(goingUp: Int, needDecision: Int, kept: Int) {
+        self.goingUp = goingUp
+        self.needDecision = needDecision
+        self.kept = kept
+    }
+
+    public var allSent: Bool { goingUp == 0 && needDecision == 0 && kept == 0 }
+}
+
+/// An offer of the register to the Mac, as the phone stores it.
+public struct Transfer: Sendable, Hashable {
+    public var id: String
+    public var waiting: Bool
+    public var offeredAt: Timestamp
+    public var assetCount: Int
+    public var summary: String
+
+    public init(id: String, waiting: Bool, offeredAt: Timestamp, assetCount: Int, summary: String) {
+        self.id = id
+        self.waiting = waiting
+        self.offeredAt = offeredAt
+        self.assetCount = assetCount
+        self.summary = summary
+    }
+}
+
+/// A phone pinned by a Mac: its certificate's fingerprint and the name it gave.
+public struct PairedPhone: Sendable, Hashable {
+    public var fingerprint: String
+    public var name: String
+    public var pairedAt: Timestamp
+
+    public init(fingerprint: String, name: String, pairedAt: Timestamp) {
+        self.fingerprint = fingerprint
+        self.name = name
+        self.pairedAt = pairedAt
+    }
+}
+
+public struct Pairing: Sendable, Hashable {
+    public var macName: String
+    /// Where it listens: host:port.
+    public var address: String
+    /// The SHA-256 fingerprint of its certificate, as hex: the pin.
+    public var fingerprint: String
+    public var pairedAt: Timestamp
+
+    public init(macName: String, address: String, fingerprint: String, pairedAt: Timestamp) {
+        self.macName = macName
+        self.address = address
+        self.fingerprint = fingerprint
+        self.pairedAt = pairedAt
+    }
+}
+
+/// What the queue's summary rests on (QUEUE-2, QUEUE-3), as a shell gathers it from the register,
+/// the photo folder and the connection.
+public struct QueueFacts: Sendable, Hashable {
+    public var counts: QueueCounts
+    /// The paired Mac's name; nil when none is paired.
+    public var pairedMac: String?
+    public var macReachable: Bool
+    /// Whether a photograph is kept because the storage ceiling refused it.
+    public var storageCeilingRefused: Bool
+
+    public init(counts: QueueCounts, pairedMac: String?, macReachable: Bool, storageCeilingRefused: Bool) {
+        self.counts = counts
+        self.pairedMac = pairedMac
+        self.macReachable = macReachable
+        self.storageCeilingRefused = storageCeilingRefused
+    }
+}

@@ -1,0 +1,2 @@
+// Everything built on this module speaks the vocabulary in Model.
+@_exported import Model
