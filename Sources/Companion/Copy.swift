@@ -40,3 +40,38 @@ extension StampRefusal {
         }
     }
 }
+
+extension KeptReason {
+    /// Why a photograph is still on the phone and not queued, for a person.
+    public var sentence: String {
+        switch self {
+        case .assetNotSynced: return "asset not synced yet"
+        case .noQueue: return "no queue when the shutter fired"
+        case .storageCeiling: return "the storage ceiling refused the file"
+        case .foundOnPhone: return "found on the phone with no record"
+        }
+    }
+}
+
+extension QueueProblem {
+    /// Why a queue row stopped, as the queue screen shows it.
+    public var sentence: String {
+        switch self {
+        case .macRefused: return "the Mac refused it"
+        case .fileGone: return "the file is gone from this iPhone"
+        case .tooLarge: return "it is too large to send"
+        case .receivedDifferently: return "the Mac received a different file"
+        }
+    }
+}
+
+extension QueueRow.State {
+    /// A queue row's state, as the queue screen shows it.
+    public var label: String {
+        switch self {
+        case .goingUp: return "going up"
+        case .needsDecision: return "needs decision"
+        case .done: return "done"
+        }
+    }
+}

@@ -21,11 +21,21 @@ public struct HandIntake: Sendable, Hashable {
         case close
     }
 
+    /// Where the form stands: being filled in (with the register's refusal of the last save, if
+    /// any, shown under it), being saved, or closed.
+    public enum State: Sendable, Hashable {
+        case editing(problem: String?)
+        case saving
+        case closed
+    }
+
     public private(set) var values: [Field: String] = [:]
+    public private(set) var state: State = .editing(problem: nil)
+
     /// The register's refusal of the last save, shown under the form.
-    public private(set) var problem: String? = nil
-    public private(set) var saving = false
-    public private(set) var closed = false
+    public var problem: String? { if case .editing(let problem) = state { problem } else { nil } }
+    public var saving: Bool { state == .saving }
+    public var closed: Bool { state == .closed }
 
     public init() {}
 
@@ -34,35 +44,35 @@ public struct HandIntake: Sendable, Hashable {
 
     /// Save is possible once there is a tag and a name.
     public var canSave: Bool {
-        !saving && !closed && !(values[.tag] ?? "").isEmpty && !(values[.name] ?? "").isEmpty
+        guard case .editing = state else { return false }
+        return !(values[.tag] ?? "").isEmpty && !(values[.name] ?? "").isEmpty
     }
 
     public mutating func handle(_ event: Event) -> [Effect] {
         guard !closed else { return [] }
         switch event {
         case .type(let field, let text):
+            guard case .editing = state else { return [] }
             values[field] = text.trimmingCharacters(in: .whitespaces)
-            problem = nil
+            state = .editing(problem: nil)
             return []
         case .save:
-            guard canSave else { return [] }
-            saving = true
+            guard canSave, let tag = values[.tag], let name = values[.name] else { return [] }
+            state = .saving
             let asset = Asset(
-                tag: values[.tag]!, name: values[.name]!, serial: values[.serial].flatMap { $0.isEmpty ? nil : $0 },
+                tag: tag, name: name, serial: values[.serial].flatMap { $0.isEmpty ? nil : $0 },
                 model: values[.model].flatMap { $0.isEmpty ? nil : $0 }, synced: false)
             return [.addAsset(asset)]
         case .saved:
             guard saving else { return [] }
-            saving = false
-            closed = true
+            state = .closed
             return [.close]
         case .refused(let why):
             guard saving else { return [] }
-            saving = false
-            problem = why
+            state = .editing(problem: why)
             return []
         case .cancel:
-            closed = true
+            state = .closed
             return [.close]
         }
     }

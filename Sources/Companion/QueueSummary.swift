@@ -72,7 +72,7 @@ public struct QueueScreen: Sendable, Hashable {
         self.summary = summary
         self.rows = rows.filter { $0.state != .done }.map {
             Row(
-                file: $0.capture.file, state: $0.state.rawValue, problem: $0.problem,
+                file: $0.capture.file, state: $0.state.label, problem: $0.problem?.sentence,
                 choices: $0.state == .needsDecision ? ["Try again", "Remove…"] : [])
         }
     }

@@ -35,12 +35,22 @@ public struct RackSweep: Sendable, Hashable {
     public static let readySentence = "Walk along the rack. Each asset tag the camera sees is listed once."
     public static func confirmTitle(_ count: Int) -> String { "VERIFY THESE \(count)" }
 
+    /// Collecting tags as the rack goes past, or done: the person confirmed and the register
+    /// recorded `recorded` stamps.
+    public enum Phase: Sendable, Hashable {
+        case collecting
+        case done(recorded: Int)
+    }
+
     public let context: ScanContext
     public private(set) var camera: ScanSheet.CameraState = .starting
+    public private(set) var phase: Phase = .collecting
     public private(set) var seen: [SweptTag] = []
     public private(set) var frames = 0
-    public private(set) var recordedCount: Int? = nil
     private var seenSet: Set<String> = []
+
+    /// How many stamps the register recorded, once the sweep is done.
+    public var recordedCount: Int? { if case .done(let count) = phase { count } else { nil } }
 
     public init(context: ScanContext) { self.context = context }
 
@@ -72,7 +82,7 @@ public struct RackSweep: Sendable, Hashable {
             if case .stopped(let reason) = trouble { return [.log("sweep camera stopped: \(reason)")] }
             return []
         case .frameRead(let readings, _):
-            guard camera == .ready, recordedCount == nil else { return [] }
+            guard camera == .ready, phase == .collecting else { return [] }
             frames += 1
             for reading in readings where reading.source.isBarcode {
                 guard let code = AssetTagCode.prove(reading.value, registerID: context.registerID, key: context.tagKey),
@@ -82,10 +92,11 @@ public struct RackSweep: Sendable, Hashable {
             }
             return []
         case .tapConfirm:
-            guard !seen.isEmpty, recordedCount == nil else { return [] }
+            guard !seen.isEmpty, phase == .collecting else { return [] }
             return [.stopCamera, .recordStamps(seen.map(\.tag))]
         case .recorded(let count):
-            recordedCount = count
+            guard phase == .collecting else { return [] }
+            phase = .done(recorded: count)
             return [.close]
         case .tapCancel:
             return [.stopCamera, .close]

@@ -155,17 +155,30 @@ public struct ScanSheet: Sendable, Hashable {
         case log(String)
     }
 
+    /// What is in front of the camera's picture: nothing (perhaps collecting a label's values),
+    /// a walk-round card, or a settled offer. One at a time, by construction.
+    public enum Phase: Sendable, Hashable {
+        case looking(settling: Settling?)
+        case card(HitCard)
+        case offer(SettledOffer)
+    }
+
     public let purpose: Purpose
     public let context: ScanContext
     public private(set) var camera: CameraState = .starting
-    public private(set) var settling: Settling? = nil
-    public private(set) var offer: SettledOffer? = nil
-    public private(set) var hit: HitCard? = nil
+    public private(set) var phase: Phase = .looking(settling: nil)
     /// A tag just dealt with, not fired again until a frame without it is seen.
     public private(set) var quietTag: String? = nil
     /// The same for a pairing code.
     public private(set) var quietPairing: String? = nil
     public private(set) var inForeground = true
+
+    /// The walk-round card, while one is up.
+    public var hit: HitCard? { if case .card(let card) = phase { card } else { nil } }
+    /// The settled offer, while one is up.
+    public var offer: SettledOffer? { if case .offer(let offer) = phase { offer } else { nil } }
+    /// The values being collected, while a label settles.
+    public var settling: Settling? { if case .looking(let settling) = phase { settling } else { nil } }
 
     public init(purpose: Purpose, context: ScanContext) {
         self.purpose = purpose
@@ -185,7 +198,12 @@ public struct ScanSheet: Sendable, Hashable {
             failed.insert(.camera)
             if trouble.personCanUndo { buttons.append(Copy.openSettings) }
         }
-        let card: ScanScreen.Card? = hit.map { .hit($0) } ?? offer.map { .offer($0) }
+        let card: ScanScreen.Card?
+        switch phase {
+        case .looking: card = nil
+        case .card(let hit): card = .hit(hit)
+        case .offer(let offer): card = .offer(offer)
+        }
         return ScanScreen(sentence: sentence, routes: Route.offered(failed: failed, cardIsUp: card != nil), buttons: buttons, card: card)
     }
 
@@ -200,9 +218,8 @@ public struct ScanSheet: Sendable, Hashable {
             return []
         case .cameraFailed(let trouble):
             camera = .trouble(trouble)
-            settling = nil
-            offer = nil
             // A walk-round card stays: its stamp needs no camera, and a refusal must be seen.
+            if case .card = phase {} else { phase = .looking(settling: nil) }
             if case .stopped(let reason) = trouble { return [.log("scanner stopped: \(reason)")] }
             return []
         case .frameRead(let readings, let now):
@@ -218,7 +235,7 @@ public struct ScanSheet: Sendable, Hashable {
         case .tapVerify:
             guard var card = hit, card.status == .waiting || card.isRefusedForRetry else { return [] }
             card.status = .recording
-            hit = card
+            phase = .card(card)
             return [.recordStamp(tag: card.tag)]
         case .stampResult(let outcome):
             guard var card = hit, card.status == .recording else { return [] }
@@ -226,24 +243,24 @@ public struct ScanSheet: Sendable, Hashable {
             case .recorded(let stamp): card.status = .recorded(stamp)
             case .refused(let refusal): card.status = .refused(refusal)
             }
-            hit = card
+            phase = .card(card)
             return []
         case .tapOpenRecord:
             guard let card = hit else { return [] }
             return [.openRecord(tag: card.tag)]
         case .tapNext:
             guard let card = hit, card.status != .recording else { return [] }
-            hit = nil
+            phase = .looking(settling: nil)
             quietTag = card.tag
             return []
         case .dismissOffer:
             guard offer != nil else { return [] }
-            offer = nil
+            phase = .looking(settling: nil)
             return []
         case .wentToBackground:
             guard inForeground else { return [] }
             inForeground = false
-            settling = nil
+            if case .looking = phase { phase = .looking(settling: nil) }
             return camera == .ready || camera == .starting ? [.stopCamera] : []
         case .returnedToForeground:
             guard !inForeground else { return [] }
@@ -267,26 +284,28 @@ public struct ScanSheet: Sendable, Hashable {
         if let quiet = quietTag, !readings.contains(where: { proveTag($0.value)?.tag == quiet }) { quietTag = nil }
         if let quiet = quietPairing, !readings.contains(where: { $0.value == quiet }) { quietPairing = nil }
         // While a card is up nothing new is taken: NEXT, or putting the offer away, re-arms.
-        guard hit == nil, offer == nil else { return [] }
+        guard case .looking(var settling) = phase else { return [] }
         // A provable code fires the instant it decodes: no settling window (SCAN-2, SCAN-4).
         for reading in readings where reading.source.isBarcode {
             if let code = proveTag(reading.value) {
                 guard code.tag != quietTag else { continue }
-                settling = nil
                 quietTag = code.tag
                 switch purpose {
                 case .intake:
+                    phase = .looking(settling: nil)
                     return [.openRecord(tag: code.tag)]
                 case .walkRound:
                     let entry = context.walkRound[code.tag]
-                    hit = HitCard(
-                        tag: code.tag, name: entry?.name ?? code.tag, reason: entry?.reason ?? "Not on this walk-round.", status: .waiting)
+                    phase = .card(
+                        HitCard(
+                            tag: code.tag, name: entry?.name ?? code.tag, reason: entry?.reason ?? "Not on this walk-round.",
+                            status: .waiting))
                     return []  // the camera keeps running (VERIFY-1)
                 }
             }
             if let pairing = PairingCode.prove(reading.value, checking: context.signatures) {
                 guard reading.value != quietPairing else { continue }
-                settling = nil
+                phase = .looking(settling: nil)
                 quietPairing = reading.value
                 return [.openPairing(pairing)]
             }
@@ -294,15 +313,16 @@ public struct ScanSheet: Sendable, Hashable {
         // Proven tags and pairing codes never settle: what is left is anything not provably ours.
         let others = readings.filter { proveTag($0.value) == nil && PairingCode.prove($0.value, checking: context.signatures) == nil }
         guard !others.isEmpty else { return tick(now) }
-        if settling == nil { settling = Settling(startedAt: now) }
-        settling!.add(others)
+        var collecting = settling ?? Settling(startedAt: now)
+        collecting.add(others)
+        settling = collecting
+        phase = .looking(settling: settling)
         return tick(now)
     }
 
     private mutating func tick(_ now: Duration) -> [Effect] {
-        guard let collected = settling, collected.isSettled(at: now, window: context.settleWindow) else { return [] }
-        settling = nil
-        offer = SettledOffer(values: collected.values)
+        guard case .looking(let collected?) = phase, collected.isSettled(at: now, window: context.settleWindow) else { return [] }
+        phase = .offer(SettledOffer(values: collected.values))
         return []
     }
 

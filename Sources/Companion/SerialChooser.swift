@@ -5,7 +5,9 @@ import Serials
 public struct SerialChooser: Sendable, Hashable {
     public enum Phase: Sendable, Hashable {
         /// The camera is reading; values settle over the window (no box to tap: SERIAL-4).
-        case reading
+        /// `settling` holds what was collected so far; `since` is when the first frame came, for
+        /// telling "nothing read at all".
+        case reading(settling: Settling?, since: Duration?)
         /// The chooser is up, with its rows; `chosen` is the row tapped, if any.
         case choosing(rows: [SerialCandidate], chosen: Int?)
         /// Nothing was read at all: straight through to typing it by hand (SERIAL-8).
@@ -45,12 +47,14 @@ public struct SerialChooser: Sendable, Hashable {
         public var detail: String
     }
 
-    public private(set) var phase: Phase = .reading
+    public private(set) var phase: Phase = .reading(settling: nil, since: nil)
     public private(set) var camera: ScanSheet.CameraState = .starting
-    public private(set) var settling: Settling? = nil
-    /// When the camera's first frame came, for telling "nothing read at all".
-    public private(set) var readingSince: Duration? = nil
     public let window: Duration
+
+    /// Whether the camera is reading (the chooser is not up yet).
+    public var isReading: Bool { if case .reading = phase { true } else { false } }
+    /// What was collected so far, while reading.
+    public var settling: Settling? { if case .reading(let settling, _) = phase { settling } else { nil } }
 
     /// With frames coming and nothing read for this long, it goes straight to typing by hand.
     public var nothingReadAfter: Duration { window * 3 }
@@ -84,7 +88,7 @@ public struct SerialChooser: Sendable, Hashable {
     public mutating func handle(_ event: Event) -> [Effect] {
         switch event {
         case .opened:
-            phase = .reading
+            phase = .reading(settling: nil, since: nil)
             camera = .starting
             return [.startCamera(.label)]
         case .cameraStarted:
@@ -92,19 +96,20 @@ public struct SerialChooser: Sendable, Hashable {
             return []
         case .cameraFailed(let trouble):
             camera = .trouble(trouble)
-            settling = nil
+            if isReading { phase = .reading(settling: nil, since: nil) }
             if case .stopped(let reason) = trouble { return [.log("serial camera stopped: \(reason)")] }
             return []
         case .frameRead(let readings, let now):
-            guard phase == .reading, camera == .ready else { return [] }
-            if readingSince == nil { readingSince = now }
+            guard case .reading(var settling, let since) = phase, camera == .ready else { return [] }
             if !readings.isEmpty {
-                if settling == nil { settling = Settling(startedAt: now) }
-                settling!.add(readings)
+                var collecting = settling ?? Settling(startedAt: now)
+                collecting.add(readings)
+                settling = collecting
             }
+            phase = .reading(settling: settling, since: since ?? now)
             return settle(now)
         case .clock(let now):
-            return phase == .reading ? settle(now) : []
+            return isReading ? settle(now) : []
         case .tapRow(let index):
             guard case .choosing(let candidates, _) = phase, candidates.indices.contains(index) else { return [] }
             phase = .choosing(rows: candidates, chosen: index)
@@ -115,25 +120,22 @@ public struct SerialChooser: Sendable, Hashable {
             return [.stopCamera, .useSerial(use.value)]
         case .tapScanAgain:
             guard case .choosing = phase else { return [] }
-            phase = .reading
-            settling = nil
-            readingSince = nil
+            phase = .reading(settling: nil, since: nil)
             return []
         case .tapCancel:
             guard phase != .cancelled else { return [] }
             phase = .cancelled
-            settling = nil
             return [.stopCamera, .rearmScanner]
         }
     }
 
     private mutating func settle(_ now: Duration) -> [Effect] {
-        if settling == nil, let since = readingSince, now - since >= nothingReadAfter {
+        guard case .reading(let settling, let since) = phase else { return [] }
+        if settling == nil, let since, now - since >= nothingReadAfter {
             phase = .typingByHand
             return [.stopCamera, .openTypingByHand]
         }
         guard let collected = settling, collected.isSettled(at: now, window: window) else { return [] }
-        settling = nil
         let readings = collected.values.flatMap { value in
             value.whereRead.map { place in
                 SerialReading(value: value.value, symbology: place.hasSuffix(" barcode") ? String(place.dropLast(8)) : nil, place: place)

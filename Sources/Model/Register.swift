@@ -154,11 +154,13 @@ public struct RegisterCounts: Sendable, Hashable {
 }
 
 /// Why a photograph is kept on the phone and not queued to send (QUEUE-2's third count).
+/// The raw values are the codes the register stores; the words a person reads are the
+/// companion's (`KeptReason.sentence`), so changing them changes no stored data.
 public enum KeptReason: String, Sendable, Hashable, CaseIterable {
-    case assetNotSynced = "asset not synced yet"
-    case noQueue = "no queue when the shutter fired"
-    case storageCeiling = "the storage ceiling refused the file"
-    case foundOnPhone = "found on the phone with no record"
+    case assetNotSynced = "asset-not-synced"
+    case noQueue = "no-queue"
+    case storageCeiling = "storage-ceiling"
+    case foundOnPhone = "found-on-phone"
 }
 
 /// A photograph kept on the phone, and where it stands.
@@ -202,10 +204,10 @@ public struct QueueRow: Sendable, Hashable {
     public var capture: Capture
     public var state: State
     /// Why it stopped, for a row that needs a decision: the Mac refused it, the file is gone, ...
-    public var problem: String?
+    public var problem: QueueProblem?
     public var attempts: Int
 
-    public init(id: Int, capture: Capture, state: State, problem: String? = nil, attempts: Int) {
+    public init(id: Int, capture: Capture, state: State, problem: QueueProblem? = nil, attempts: Int) {
         self.id = id
         self.capture = capture
         self.state = state
@@ -215,11 +217,12 @@ public struct QueueRow: Sendable, Hashable {
 }
 
 /// Why a queue row stopped and needs the person to decide.
+/// The raw values are the codes the register stores; the words are `QueueProblem.sentence`.
 public enum QueueProblem: String, Sendable, Hashable, CaseIterable {
-    case macRefused = "the Mac refused it"
-    case fileGone = "the file is gone from this iPhone"
-    case tooLarge = "it is too large to send"
-    case receivedDifferently = "the Mac received a different file"
+    case macRefused = "mac-refused"
+    case fileGone = "file-gone"
+    case tooLarge = "too-large"
+    case receivedDifferently = "received-differently"
 }
 
 /// The three counts "All sent" rests on (QUEUE-2), taken from the register and the files on disk.

@@ -69,7 +69,7 @@ extension Register {
             ).map {
                 QueueRow(
                     id: $0.int("qid"), capture: Register.capture($0), state: QueueRow.State(rawValue: $0.text("state")) ?? .goingUp,
-                    problem: $0.optionalText("problem"), attempts: $0.int("attempts"))
+                    problem: $0.optionalText("problem").flatMap(QueueProblem.init(rawValue:)), attempts: $0.int("attempts"))
             }
         }
     }

@@ -81,5 +81,22 @@ enum Schema {
             name TEXT NOT NULL,
             paired_at INTEGER NOT NULL);
         """,
+        // 3: stored reasons are codes, not the sentences a person reads (those are the companion's).
+        """
+        UPDATE captures SET kept_reason = CASE kept_reason
+            WHEN 'asset not synced yet' THEN 'asset-not-synced'
+            WHEN 'no queue when the shutter fired' THEN 'no-queue'
+            WHEN 'the storage ceiling refused the file' THEN 'storage-ceiling'
+            WHEN 'found on the phone with no record' THEN 'found-on-phone'
+            ELSE kept_reason END
+        WHERE kept_reason IS NOT NULL;
+        UPDATE upload_queue SET problem = CASE problem
+            WHEN 'the Mac refused it' THEN 'mac-refused'
+            WHEN 'the file is gone from this iPhone' THEN 'file-gone'
+            WHEN 'it is too large to send' THEN 'too-large'
+            WHEN 'the Mac received a different file' THEN 'received-differently'
+            ELSE problem END
+        WHERE problem IS NOT NULL;
+        """,
     ]
 }

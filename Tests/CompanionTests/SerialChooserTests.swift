@@ -16,7 +16,7 @@ struct SerialChooserTests {
     @Test("the read settles by itself and the chooser comes up on its own, with the exact copy and no scores")
     func chooser() {
         var c = reading([[barcode("CN0KX2M1743", "CODE-128")], [printed("S/N: CN0KX2M1742", line: 2)]])
-        #expect(c.title == nil && c.phase == .reading)  // nothing to tap while it settles
+        #expect(c.title == nil && c.isReading)  // nothing to tap while it settles
         #expect(c.handle(.clock(.seconds(1))).isEmpty)
         #expect(c.title == "Which one is the serial?" && c.line == "Everything the camera read. Tap the serial.")
         #expect(
@@ -55,7 +55,7 @@ struct SerialChooserTests {
     func scanAgainAndCancel() {
         var c = reading([[printed("S/N: 5CG1234XYZ", line: 1)]])
         _ = c.handle(.clock(.seconds(1)))
-        #expect(c.handle(.tapScanAgain).isEmpty && c.phase == .reading)
+        #expect(c.handle(.tapScanAgain).isEmpty && c.isReading)
         _ = c.handle(.frameRead([printed("S/N: 5CG1234XYZ", line: 1)], at: .seconds(2)))
         _ = c.handle(.clock(.seconds(3)))
         #expect(c.rows.map(\.value) == ["5CG1234XYZ"])

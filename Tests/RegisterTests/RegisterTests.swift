@@ -273,3 +273,28 @@ struct TimestampTests {
         #expect(Timestamp(milliseconds: -1).iso8601 == "1969-12-31T23:59:59.999Z")
     }
 }
+
+@Suite("Stored reasons are codes")
+struct StoredCodesTests {
+    @Test("a register that stored the old sentences is migrated to codes, and reads back the same reasons")
+    func migratesSentencesToCodes() throws {
+        let (register, folder) = try demoRegister()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let kept = try register.keepCapture([1, 2, 3], tag: "MF-0004", at: t0)
+        let queued = try register.keepCapture([4, 5, 6], tag: "MF-0002", at: t0)
+        try register.db.execute(
+            """
+            UPDATE captures SET kept_reason = 'asset not synced yet' WHERE id = \(kept.id);
+            INSERT INTO upload_queue(capture_id, state, problem, updated_at)
+                VALUES (\(queued.id), 'needs decision', 'the file is gone from this iPhone', 0);
+            PRAGMA user_version = 2;
+            """)
+        let reopened = try Register(path: register.path)
+        #expect(
+            try reopened.db.query("SELECT kept_reason FROM captures WHERE id = \(kept.id)").first?.text("kept_reason") == "asset-not-synced"
+        )
+        #expect(try reopened.captures().first { $0.id == kept.id }?.keptReason == .assetNotSynced)
+        #expect(try reopened.queueRows().first?.problem == .fileGone)
+        #expect(try reopened.db.query("PRAGMA user_version").first?.int("user_version") == Schema.migrations.count)
+    }
+}

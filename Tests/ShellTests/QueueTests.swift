@@ -85,7 +85,7 @@ struct QueueTests {
         #expect(outcomes == [.stopped(gone.file, .fileGone), .stopped(large.file, .tooLarge)])
         #expect(try QueueSummary.of(register, macReachable: true).lines == ["2 need a decision"])
         let rows = try register.queueRows()
-        #expect(rows.map(\.problem) == [QueueProblem.fileGone.rawValue, QueueProblem.tooLarge.rawValue])
+        #expect(rows.map(\.problem) == [.fileGone, .tooLarge])
         #expect(
             QueueScreen(summary: try QueueSummary.of(register, macReachable: true), rows: rows).rows.map(\.choices) == [
                 ["Try again", "Remove…"], ["Try again", "Remove…"],
