@@ -26,10 +26,11 @@ public struct HandoverScreen: Sendable, Hashable {
         case tapPair
         /// Send it, with a new id the shell made for the offer.
         case tapSend(newTransfer: String)
-        case offerAnswered(summary: String)
-        case offerFailed(String)
         case tapCheckAgain
-        case status(waiting: Bool, summary: String)
+        /// The Mac's reply to an offer or to "where did it get to".
+        case macReplied(MacReply)
+        /// The channel failed (not on the network, not the paired Mac); the words say which.
+        case linkFailed(String)
         case close
     }
 
@@ -135,21 +136,38 @@ public struct HandoverScreen: Sendable, Hashable {
             phase = .sending(transfer: id)
             problem = nil
             return [.storeTransfer(id), .sendOffer(id)]
-        case .offerAnswered(let summary):
-            guard case .sending(let id) = phase else { return [] }
-            phase = .waiting(transfer: id, summary: summary)
-            return []
-        case .offerFailed(let why):
-            guard case .sending(let id) = phase else { return [] }
-            // The id is stored: Check again (or coming back) retries the same offer, never a second.
-            phase = .waiting(transfer: id, summary: "")
-            problem = why
-            return []
         case .tapCheckAgain:
             guard case .waiting(let id, _) = phase else { return [] }
             return [.checkStatus(id)]
-        case .status(let waiting, let summary):
-            guard case .waiting(let id, _) = phase else { return [] }
+        case .macReplied(let reply):
+            return replied(reply)
+        case .linkFailed(let why):
+            switch phase {
+            case .sending(let id):
+                // The id is stored: Check again (or coming back) retries the same offer, never a second.
+                phase = .waiting(transfer: id, summary: "")
+                problem = why
+            case .waiting:
+                problem = why
+            case .ready, .resolved:
+                break
+            }
+            return []
+        case .close:
+            // Closing the screen does not stop the offer: it is stored and stays with the Mac.
+            return []
+        }
+    }
+
+    /// What the Mac's reply means for the offer in hand.
+    private mutating func replied(_ reply: MacReply) -> [Effect] {
+        let id: String
+        switch phase {
+        case .sending(let transfer), .waiting(let transfer, _): id = transfer
+        case .ready, .resolved: return []
+        }
+        switch reply {
+        case .offer(let transfer, let waiting, let summary) where transfer == id:
             problem = nil
             if waiting {
                 phase = .waiting(transfer: id, summary: summary)
@@ -157,8 +175,17 @@ public struct HandoverScreen: Sendable, Hashable {
             }
             phase = .resolved(transfer: id)
             return [.markResolved(id)]
-        case .close:
-            // Closing the screen does not stop the offer: it is stored and stays with the Mac.
+        case .unknownOffer(let transfer) where transfer == id:
+            // The Mac never got it (the answer was lost on the way): offer it again under the same
+            // id, which the Mac takes as the same offer (HANDOVER-7).
+            phase = .sending(transfer: id)
+            return [.sendOffer(id)]
+        case .refused(let reason):
+            if case .sending = phase { phase = .waiting(transfer: id, summary: "") }
+            problem = reason
+            return []
+        default:
+            problem = "the Mac’s answer made no sense"
             return []
         }
     }

@@ -7,30 +7,21 @@ import Register
     import Glibc
 #endif
 
-/// One message on the link: a type, named values, and an optional body (a bundle, a photograph).
-public struct Envelope: Codable, Sendable, Equatable {
-    public var type: String
-    public var values: [String: String]
-    public var body: Int
+/// A request and its body (a bundle, a photograph), as the Mac receives it.
+public typealias Request = (request: MacRequest, body: [UInt8])
+/// A reply and its body, as the phone receives it.
+public typealias Reply = (reply: MacReply, body: [UInt8])
 
-    public init(_ type: String, _ values: [String: String] = [:]) {
-        self.type = type
-        self.values = values
-        body = 0
-    }
-
-    public subscript(key: String) -> String? { values[key] }
+/// The header of a frame: the message, and how many bytes of body follow.
+struct FrameHeader<Message: Codable>: Codable {
+    var message: Message
+    var body: Int
 }
-
-/// A message and its body.
-public typealias Message = (envelope: Envelope, body: [UInt8])
 
 /// Framing on a byte stream: 4-byte big-endian header length, the header as JSON, then the body.
 enum Framing {
-    static func encode(_ envelope: Envelope, _ body: [UInt8]) -> [UInt8] {
-        var envelope = envelope
-        envelope.body = body.count
-        let header = Array((try? JSONEncoder().encode(envelope)) ?? Data())
+    static func encode<Message: Codable>(_ message: Message, _ body: [UInt8]) -> [UInt8] {
+        let header = Array((try? JSONEncoder().encode(FrameHeader(message: message, body: body.count))) ?? Data())
         let n = UInt32(header.count)
         return [UInt8(n >> 24), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF)] + header + body
     }
@@ -43,19 +34,21 @@ enum Framing {
     /// Reads one message with `read(count)`, which returns exactly that many bytes or throws.
     /// Every length is bounded before anything is allocated, and a body is read in pieces, so a
     /// peer announcing a large body and sending nothing costs nothing.
-    static func decode(_ read: (Int) throws(LinkError) -> [UInt8]) throws(LinkError) -> Message {
+    static func decode<Message: Codable>(_ type: Message.Type, _ read: (Int) throws(LinkError) -> [UInt8]) throws(LinkError) -> (
+        Message, [UInt8]
+    ) {
         let size = try read(4)
         let n = Int(size[0]) << 24 | Int(size[1]) << 16 | Int(size[2]) << 8 | Int(size[3])
         guard n > 0, n <= maximumHeader else { throw LinkError(.protocolError("a header of \(n) bytes")) }
-        guard let envelope = try? JSONDecoder().decode(Envelope.self, from: Data(try read(n))) else {
+        guard let header = try? JSONDecoder().decode(FrameHeader<Message>.self, from: Data(try read(n))) else {
             throw LinkError(.protocolError("an unreadable header"))
         }
-        guard envelope.body >= 0, envelope.body <= maximumBody else { throw LinkError(.protocolError("a body of \(envelope.body) bytes")) }
+        guard header.body >= 0, header.body <= maximumBody else { throw LinkError(.protocolError("a body of \(header.body) bytes")) }
         var body: [UInt8] = []
-        while body.count < envelope.body {
-            body += try read(min(1 << 20, envelope.body - body.count))
+        while body.count < header.body {
+            body += try read(min(1 << 20, header.body - body.count))
         }
-        return (envelope, body)
+        return (header.message, body)
     }
 }
 
@@ -95,8 +88,10 @@ final class TLSStream {
         return out
     }
 
-    func send(_ envelope: Envelope, _ body: [UInt8]) throws(LinkError) { try write(Framing.encode(envelope, body)) }
-    func receive() throws(LinkError) -> Message { try Framing.decode { (n: Int) throws(LinkError) in try read(n) } }
+    func send<Message: Codable>(_ message: Message, _ body: [UInt8]) throws(LinkError) { try write(Framing.encode(message, body)) }
+    func receive<Message: Codable>(_ type: Message.Type) throws(LinkError) -> (Message, [UInt8]) {
+        try Framing.decode(type) { (n: Int) throws(LinkError) in try read(n) }
+    }
 }
 
 /// "host:port" split; nil when it is not one.
@@ -127,10 +122,11 @@ public final class PinnedClient {
     }
 
     /// Opens a session, checks the pin, sends one request and returns the answer.
-    public func request(_ envelope: Envelope, _ body: [UInt8] = []) throws(LinkError) -> Message {
+    public func request(_ request: MacRequest, _ body: [UInt8]) throws(LinkError) -> Reply {
         let stream = try connect()
-        try stream.send(envelope, body)
-        return try stream.receive()
+        try stream.send(request, body)
+        let (reply, replyBody) = try stream.receive(MacReply.self)
+        return (reply, replyBody)
     }
 
     private func connect() throws(LinkError) -> TLSStream {
@@ -261,7 +257,7 @@ public final class TLSServer: @unchecked Sendable {
 
     /// Serves until `stop()`: each request on a connection gets `handler`'s answer, given the
     /// request and the fingerprint of the certificate the client presented.
-    public func serve(_ handler: @escaping @Sendable (Message, String?) -> Message) {
+    public func serve(_ handler: @escaping @Sendable (Request, String?) -> Reply) {
         let thread = Thread { [self] in
             while true {
                 let client = accept(listener, nil, nil)
@@ -283,7 +279,7 @@ public final class TLSServer: @unchecked Sendable {
         thread.start()
     }
 
-    private func serveConnection(_ client: Int32, _ handler: @Sendable (Message, String?) -> Message) {
+    private func serveConnection(_ client: Int32, _ handler: @Sendable (Request, String?) -> Reply) {
         setTimeouts(client, milliseconds: idleMilliseconds)
         guard let ssl = SSL_new(ctx) else {
             close(client)
@@ -297,9 +293,9 @@ public final class TLSServer: @unchecked Sendable {
             peer = Identity.fingerprint(of: certificate)
             X509_free(certificate)
         }
-        while !isStopped, let request = try? stream.receive() {
-            let answer = handler(request, peer)
-            guard (try? stream.send(answer.envelope, answer.body)) != nil else { break }
+        while !isStopped, let (request, body) = try? stream.receive(MacRequest.self) {
+            let answer = handler((request, body), peer)
+            guard (try? stream.send(answer.reply, answer.body)) != nil else { break }
         }
     }
 
@@ -342,10 +338,15 @@ private func errnoText() -> String { String(cString: strerror(errno)) }
 /// The way the phone reaches the paired Mac: the pinned TLS channel, or the simulated Mac in
 /// the same process for scenarios.
 public protocol MacConnection: AnyObject {
-    func request(_ envelope: Envelope, _ body: [UInt8]) throws(LinkError) -> Message
+    func request(_ request: MacRequest, _ body: [UInt8]) throws(LinkError) -> Reply
 }
 
 extension PinnedClient: MacConnection {}
+
+extension MacConnection {
+    /// A request with no body.
+    public func request(_ request: MacRequest) throws(LinkError) -> Reply { try self.request(request, []) }
+}
 
 /// The simulated Mac in this process, reached as the phone would reach it: it can be off the
 /// network, and it can be an impostor presenting another certificate than the pinned one.
@@ -374,11 +375,11 @@ public final class InProcessLink: MacConnection {
         self.now = now
     }
 
-    public func request(_ envelope: Envelope, _ body: [UInt8]) throws(LinkError) -> Message {
+    public func request(_ request: MacRequest, _ body: [UInt8]) throws(LinkError) -> Reply {
         guard reachable else { throw LinkError(.unreachable) }
         guard presented == pin else { throw LinkError(.notThePairedMac(presented: presented)) }
         if let expectedKey, expectedKey != presentedKey { throw LinkError(.notThePairedMac(presented: presented)) }
-        return mac.handle((envelope, body), from: relayedAs ?? phoneFingerprint, at: now())
+        return mac.handle((request, body), from: relayedAs ?? phoneFingerprint, at: now())
     }
 }
 

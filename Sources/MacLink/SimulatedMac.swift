@@ -212,39 +212,36 @@ public final class SimulatedMac: @unchecked Sendable {
 
     /// Answers one request from a peer presenting the certificate with fingerprint `peer` (nil:
     /// none), at `now`.
-    public func handle(_ request: Message, from peer: String?, at now: Timestamp) -> Message {
+    public func handle(_ request: Request, from peer: String?, at now: Timestamp) -> Reply {
         tick(now)
         lock.lock()
         defer { lock.unlock() }
-        let envelope = request.envelope
-        switch envelope.type {
-        case "hello":
-            return (Envelope("hello", ["name": name, "paired": peer.map { pinned.contains($0) } == true ? "yes" : "no"]), [])
-        case "pair-begin", "pair-nonce", "pair-finish", "pair-cancel":
+        switch request.request {
+        case .hello:
+            return (.hello(name: name, paired: peer.map { pinned.contains($0) } == true), [])
+        case .pairBegin, .pairNonce, .pairFinish, .pairCancel:
             guard let peer else { return refused("pairing needs the phone's certificate") }
-            return pairing(envelope, from: peer, at: now)
-        case "offer", "status", "photo":
+            return pairing(request.request, from: peer, at: now)
+        case .offer, .status, .photo:
             // PAIR-3: only a phone pinned here is heard; nothing of anybody else's is kept.
             guard let peer, pinned.contains(peer) else { return refused(Self.notPaired) }
             return paired(request, at: now)
-        default:
-            return refused("unknown request '\(envelope.type)'")
         }
     }
 
     /// Why a peer that is not pinned is refused.
     public static let notPaired = "this Mac has not paired with this iPhone: pair again"
 
-    private func pairing(_ envelope: Envelope, from peer: String, at now: Timestamp) -> Message {
-        switch envelope.type {
-        case "pair-begin":
+    private func pairing(_ request: MacRequest, from peer: String, at now: Timestamp) -> Reply {
+        switch request {
+        case .pairBegin(let phoneName):
             let nonce = nonceSource()
-            let phoneName = String((envelope["phone"] ?? "an iPhone").prefix(64))
-            pairings[peer] = PairingRequest(phone: peer, phoneName: phoneName, state: .committed, macNonce: nonce)
-            return (Envelope("pair-commit", ["commitment": hexString(PairingComparison.commitment(to: nonce))]), [])
-        case "pair-nonce":
+            let name = phoneName.isEmpty ? "an iPhone" : String(phoneName.prefix(64))
+            pairings[peer] = PairingRequest(phone: peer, phoneName: name, state: .committed, macNonce: nonce)
+            return (.pairCommit(commitment: hexString(PairingComparison.commitment(to: nonce))), [])
+        case .pairNonce(let hex):
             guard let request = pairings[peer], request.state == .committed else { return refused("no pairing was begun") }
-            guard let nonce = envelope["nonce"].flatMap({ hexBytes(strict: $0) }), nonce.count >= 16, nonce.count <= 64 else {
+            guard let nonce = hexBytes(strict: hex), nonce.count >= 16, nonce.count <= 64 else {
                 return refused("a pairing nonce must be 16 to 64 bytes, as hex")
             }
             let number = PairingComparison.number(
@@ -252,48 +249,39 @@ public final class SimulatedMac: @unchecked Sendable {
             pairings[peer]?.state = .comparing(number: number)
             onPairingValue?(pairings[peer]!)
             if confirmationValue == .automatic { pin(pairings[peer]!, at: now) }
-            return (Envelope("pair-reveal", ["nonce": hexString(request.macNonce)]), [])
-        case "pair-finish":
+            return (.pairReveal(nonce: hexString(request.macNonce)), [])
+        case .pairFinish:
             switch pairings[peer]?.state {
-            case .confirmed?: return (Envelope("paired", ["name": name]), [])
-            case .comparing?: return (Envelope("pair-waiting"), [])
+            case .confirmed?: return (.paired(name: name), [])
+            case .comparing?: return (.pairWaiting, [])
             case .rejected?: return refused("the person at the Mac saw another number")
             default: return refused("no pairing was begun")
             }
-        default:  // pair-cancel
+        default:  // .pairCancel
             if let request = pairings[peer], request.state != .confirmed { pairings[peer]?.state = .rejected }
-            return (Envelope("pair-cancelled"), [])
+            return (.pairCancelled, [])
         }
     }
 
-    private func paired(_ request: Message, at now: Timestamp) -> Message {
-        let envelope = request.envelope
-        switch envelope.type {
-        case "offer":
-            guard let id = envelope["transfer"], !id.isEmpty, id.utf8.count <= 128 else { return refused("an offer needs its transfer id") }
+    private func paired(_ request: Request, at now: Timestamp) -> Reply {
+        switch request.request {
+        case .offer(let id):
+            guard !id.isEmpty, id.utf8.count <= 128 else { return refused("an offer needs its transfer id") }
             // The same id again is the same offer: a retried send after a lost answer (HANDOVER-7).
             if offers[id] == nil {
                 guard let bundle = RegisterBundle.decode(request.body) else { return refused("the register bundle could not be read") }
                 offers[id] = Offer(id: id, bundle: bundle, receivedAt: now, state: .waiting)
             }
             let offer = offers[id]!
-            return (
-                Envelope(
-                    "offer",
-                    ["transfer": id, "state": offer.state == .waiting ? "waiting" : "no longer waiting", "summary": offer.bundle.summary]),
-                []
-            )
-        case "status":
-            guard let id = envelope["transfer"], let offer = offers[id] else { return refused("no such offer") }
+            return (.offer(transfer: id, waiting: offer.state == .waiting, summary: offer.bundle.summary), [])
+        case .status(let id):
             // Accepted, declined and expired look the same from the phone.
-            return (
-                Envelope(
-                    "status",
-                    ["transfer": id, "state": offer.state == .waiting ? "waiting" : "no longer waiting", "summary": offer.bundle.summary]),
-                []
-            )
-        default:  // photo
-            guard let file = envelope["file"], !file.isEmpty, file.utf8.count <= 255, !file.contains("/"), !file.hasPrefix(".") else {
+            guard let offer = offers[id] else { return (.unknownOffer(transfer: id), []) }
+            return (.offer(transfer: id, waiting: offer.state == .waiting, summary: offer.bundle.summary), [])
+        default:  // .photo
+            guard case .photo(let file) = request.request, !file.isEmpty, file.utf8.count <= 255, !file.contains("/"),
+                !file.hasPrefix(".")
+            else {
                 return refused("a photograph needs a plain file name")
             }
             do {
@@ -302,9 +290,9 @@ public final class SimulatedMac: @unchecked Sendable {
                 return refused(error.description)
             }
             let held = (try? DurableFile.read("\(photosFolder)/\(file)")) ?? []
-            return (Envelope("received", ["file": file, "bytes": String(held.count), "sha256": sha256Hex(held)]), [])
+            return (.received(file: file, bytes: held.count, sha256: sha256Hex(held)), [])
         }
     }
 
-    private func refused(_ why: String) -> Message { (Envelope("refused", ["reason": why]), []) }
+    private func refused(_ why: String) -> Reply { (.refused(reason: why), []) }
 }

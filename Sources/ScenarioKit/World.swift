@@ -273,9 +273,9 @@ public final class World {
             // Another device, with a certificate the Mac never pinned, offers a register and a photograph.
             let stranger = String(repeating: "e1", count: 32)
             let bundle = try register.bundle().encoded()
-            _ = mac?.handle((Envelope("offer", ["transfer": "stranger-1"]), bundle), from: stranger, at: clock.timestamp(clock.now))
-            _ = mac?.handle((Envelope("photo", ["file": "stranger.jpg"]), [1, 2, 3]), from: stranger, at: clock.timestamp(clock.now))
-            _ = mac?.handle((Envelope("offer", ["transfer": "stranger-2"]), bundle), from: nil, at: clock.timestamp(clock.now))
+            _ = mac?.handle((.offer(transfer: "stranger-1"), bundle), from: stranger, at: clock.timestamp(clock.now))
+            _ = mac?.handle((.photo(file: "stranger.jpg"), [1, 2, 3]), from: stranger, at: clock.timestamp(clock.now))
+            _ = mac?.handle((.offer(transfer: "stranger-2"), bundle), from: nil, at: clock.timestamp(clock.now))
         case .expect:
             break
         }

@@ -45,54 +45,30 @@ public final class HandoverDriver {
                 log.append("register: \(error)")
             }
         case .sendOffer(let id):
-            send(offer: id)
-        case .checkStatus(let id):
-            guard let connection else { return send(.offerFailed("no Mac is paired")) }
             do {
-                let answer = try connection.request(Envelope("status", ["transfer": id]), [])
-                if answer.envelope.type == "refused" {
-                    // The Mac never got it (the answer was lost): offer it again under the same id.
-                    log.append("mac: no such offer; sending it again")
-                    resend(id)
-                    return
-                }
-                log.append("mac: \(answer.envelope["state"] ?? "?")")
-                send(.status(waiting: answer.envelope["state"] == "waiting", summary: answer.envelope["summary"] ?? ""))
+                ask(.offer(transfer: id), try register.bundle().encoded())
             } catch {
-                log.append("link: \(error)")
+                log.append("register: \(error)")
+                send(.linkFailed("the register could not be read (\(error))"))
             }
+        case .checkStatus(let id):
+            ask(.status(transfer: id), [])
         case .markResolved(let id):
             try? register.resolveTransfer(id: id)
             log.append("register: transfer \(id) no longer waiting")
         }
     }
 
-    /// Sends the stored offer again under its id; the Mac takes the same id as the same offer.
-    private func resend(_ id: String) {
-        guard let connection else { return }
+    /// Sends one request and hands the screen the Mac's reply; what it means is the screen's.
+    private func ask(_ request: MacRequest, _ body: [UInt8]) {
+        guard let connection else { return send(.linkFailed("no Mac is paired")) }
         do {
-            let answer = try connection.request(Envelope("offer", ["transfer": id]), try register.bundle().encoded())
-            send(.status(waiting: answer.envelope["state"] == "waiting", summary: answer.envelope["summary"] ?? ""))
+            let reply = try connection.request(request, body).reply
+            log.append("mac: \(request.name) -> \(reply.name)")
+            send(.macReplied(reply))
         } catch {
             log.append("link: \(error)")
-        }
-    }
-
-    private func send(offer id: String) {
-        guard let connection else { return send(.offerFailed("no Mac is paired")) }
-        do {
-            let bundle = try register.bundle()
-            let answer = try connection.request(Envelope("offer", ["transfer": id]), bundle.encoded())
-            guard answer.envelope.type == "offer" else {
-                log.append("mac: refused the offer: \(answer.envelope["reason"] ?? "")")
-                return send(.offerFailed(answer.envelope["reason"] ?? "the Mac refused the offer"))
-            }
-            log.append("mac: offer \(id) \(answer.envelope["state"] ?? "")")
-            send(.offerAnswered(summary: answer.envelope["summary"] ?? bundle.summary))
-            if answer.envelope["state"] != "waiting" { send(.status(waiting: false, summary: answer.envelope["summary"] ?? "")) }
-        } catch {
-            log.append("link: \(error)")
-            send(.offerFailed("\(error)"))
+            send(.linkFailed(error.description))
         }
     }
 }
@@ -105,18 +81,17 @@ public final class LinkPhotoReceiver: PhotoReceiver {
     public init(connection: any MacConnection) { self.connection = connection }
 
     public func receive(name: String, bytes: [UInt8]) throws(ReceiveFailure) -> (bytes: Int, sha256: String) {
-        let answer: Message
+        let reply: MacReply
         do {
-            answer = try connection.request(Envelope("photo", ["file": name]), bytes)
+            reply = try connection.request(.photo(file: name), bytes).reply
         } catch {
             // Unreachable, or not the paired Mac: nothing was sent, and the queue pauses.
             throw .unreachable
         }
-        guard answer.envelope.type == "received", let size = answer.envelope["bytes"].flatMap(Int.init),
-            let digest = answer.envelope["sha256"]
-        else {
-            throw .refused(answer.envelope["reason"] ?? "the Mac refused it")
+        switch reply {
+        case .received(let file, let size, let digest) where file == name: return (size, digest)
+        case .refused(let reason): throw .refused(reason)
+        default: throw .refused("the Mac’s answer made no sense")
         }
-        return (size, digest)
     }
 }

@@ -42,25 +42,21 @@ public final class PairingDriver {
     private func perform(_ effect: PairingScreen.Effect) {
         switch effect {
         case .beginPairing:
-            ask(Envelope("pair-begin", ["phone": phoneName])) { answer in
-                guard answer.type == "pair-commit", let commitment = answer["commitment"].flatMap({ hexBytes(strict: $0) }) else {
-                    return .failed("the Mac’s answer made no sense")
-                }
+            ask(.pairBegin(phoneName: phoneName)) { reply in
+                guard case .pairCommit(let hex) = reply, let commitment = hexBytes(strict: hex) else { return nil }
                 return .macCommitted(commitment: commitment, phoneNonce: nonce())
             }
         case .sendNonce(let nonce):
-            ask(Envelope("pair-nonce", ["nonce": hexString(nonce)])) { answer in
-                guard answer.type == "pair-reveal", let nonce = answer["nonce"].flatMap({ hexBytes(strict: $0) }) else {
-                    return .failed("the Mac’s answer made no sense")
-                }
+            ask(.pairNonce(nonce: hexString(nonce))) { reply in
+                guard case .pairReveal(let hex) = reply, let nonce = hexBytes(strict: hex) else { return nil }
                 return .macRevealed(nonce: nonce)
             }
         case .askMacToFinish:
-            ask(Envelope("pair-finish")) { answer in
-                switch answer.type {
-                case "paired": return .macConfirmed
-                case "pair-waiting": return .macStillComparing
-                default: return .failed("the Mac’s answer made no sense")
+            ask(.pairFinish) { reply in
+                switch reply {
+                case .paired: return .macConfirmed
+                case .pairWaiting: return .macStillComparing
+                default: return nil
                 }
             }
         case .savePairing(let name, let address, let fingerprint):
@@ -73,20 +69,20 @@ public final class PairingDriver {
             }
         case .abandon:
             // Best effort: the Mac pins nothing it was not told to, whether or not this arrives.
-            _ = try? connection.request(Envelope("pair-cancel"), [])
+            _ = try? connection.request(.pairCancel)
             log.append("mac: pairing abandoned")
         case .close:
             closed = true
         }
     }
 
-    /// Sends one request and feeds the screen the event its answer means.
-    private func ask(_ request: Envelope, _ meaning: (Envelope) -> PairingScreen.Event) {
+    /// Sends one request and feeds the screen the event its reply means (nil: it made no sense).
+    private func ask(_ request: MacRequest, _ meaning: (MacReply) -> PairingScreen.Event?) {
         do {
-            let answer = try connection.request(request, []).envelope
-            log.append("mac: \(request.type) -> \(answer.type)")
-            if answer.type == "refused" { return send(.failed(answer["reason"] ?? "the Mac refused")) }
-            send(meaning(answer))
+            let reply = try connection.request(request).reply
+            log.append("mac: \(request.name) -> \(reply.name)")
+            if case .refused(let reason) = reply { return send(.failed(reason)) }
+            send(meaning(reply) ?? .failed("the Mac’s answer made no sense"))
         } catch {
             log.append("link: \(error)")
             switch error.kind {

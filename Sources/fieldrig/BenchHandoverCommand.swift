@@ -58,9 +58,9 @@ enum BenchHandoverCommand: Command {
         let bundle = try registerCall { () throws(RegisterError) in try phone.bundle() }.encoded()
         let bundleTime = ContinuousClock.now - start
         start = ContinuousClock.now
-        let answer = try link { () throws(LinkError) in try client.request(Envelope("offer", ["transfer": "bench"]), bundle) }
+        let answer = try link { () throws(LinkError) in try client.request(.offer(transfer: "bench"), bundle) }
         let offerTime = ContinuousClock.now - start
-        guard answer.envelope["state"] == "waiting" else { throw CommandFailure("the Mac did not take the offer") }
+        guard case .offer(_, true, _) = answer.reply else { throw CommandFailure("the Mac did not take the offer: \(answer.reply)") }
         start = ContinuousClock.now
         mac.accept("bench", at: t)
         let acceptTime = ContinuousClock.now - start

@@ -256,7 +256,7 @@ enum HandoverCommand: Command {
         if let pairing {
             let client = PinnedClient(address: pairing.address, pin: pairing.fingerprint, identity: try PhoneIdentity.of(register))
             do throws(LinkError) {
-                _ = try client.request(Envelope("hello"))
+                _ = try client.request(.hello)
                 reachable = true
             } catch {
                 if case .notThePairedMac = error.kind { throw CommandFailure("\(pairing.address): \(error)") }

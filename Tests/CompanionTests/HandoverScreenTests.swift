@@ -38,12 +38,13 @@ struct HandoverScreenTests {
         var screen = HandoverScreen(connection: .paired(name: "Studio Mac", reachable: true), assetCount: 12)
         #expect(screen.handle(.tapSend(newTransfer: "t1")) == [.storeTransfer("t1"), .sendOffer("t1")])
         #expect(screen.handle(.tapSend(newTransfer: "t2")).isEmpty)  // never a second offer by accident
-        _ = screen.handle(.offerAnswered(summary: "12 assets, 3 sites, 4 people, 8 vendors and 3 agreements"))
+        _ = screen.handle(
+            .macReplied(.offer(transfer: "t1", waiting: true, summary: "12 assets, 3 sites, 4 people, 8 vendors and 3 agreements")))
         #expect(screen.status?.heading == "With Studio Mac now")
         #expect(screen.status?.lines == ["Waiting for somebody to accept it", "12 assets, 3 sites, 4 people, 8 vendors and 3 agreements"])
         #expect(screen.checkAgainOffered && screen.handle(.tapCheckAgain) == [.checkStatus("t1")])
         #expect(screen.handle(.close).isEmpty)  // closing does not stop the offer
-        #expect(screen.handle(.status(waiting: false, summary: "")) == [.markResolved("t1")])
+        #expect(screen.handle(.macReplied(.offer(transfer: "t1", waiting: false, summary: ""))) == [.markResolved("t1")])
         #expect(screen.status?.heading == "No longer waiting")
         #expect(
             screen.status?.lines == [
@@ -73,5 +74,18 @@ struct HandoverScreenTests {
         #expect(screen.preview == HistoryRow.preview(actorName: "Sam", at: Timestamp(year: 2026, month: 11, day: 30, hour: 9)))
         #expect(screen.preview.accessibilityText.hasPrefix("Example of an audit trail entry."))
         #expect(screen.save() == [.saveActorName("Sam")])
+    }
+
+    @Test("a Mac that never got the offer is offered it again under the same id; a reply about another offer changes nothing")
+    func lostOffer() {
+        var screen = HandoverScreen(connection: .paired(name: "Studio Mac", reachable: true), assetCount: 12)
+        _ = screen.handle(.tapSend(newTransfer: "t1"))
+        _ = screen.handle(.linkFailed("the Mac is not on this network (nothing answered)"))
+        #expect(screen.problem == "the Mac is not on this network (nothing answered)")
+        #expect(screen.handle(.tapCheckAgain) == [.checkStatus("t1")])
+        #expect(screen.handle(.macReplied(.unknownOffer(transfer: "t1"))) == [.sendOffer("t1")])
+        #expect(screen.handle(.macReplied(.offer(transfer: "t9", waiting: false, summary: ""))).isEmpty)
+        #expect(screen.handle(.macReplied(.offer(transfer: "t1", waiting: true, summary: "s"))).isEmpty)
+        #expect(screen.status?.heading == "With Studio Mac now" && screen.problem == nil)
     }
 }

@@ -50,13 +50,13 @@ struct ChannelTests {
         let server = try TLSServer(identity: identity, host: "127.0.0.1", port: 0)
         let received = Received()
         server.serve { request, _ in
-            received.add(request.envelope.type)
-            return (Envelope("echo", ["bytes": String(request.body.count)]), request.body.reversed())
+            received.add(request.request.name)
+            return (MacReply.received(file: "echo", bytes: request.body.count, sha256: ""), request.body.reversed())
         }
         defer { server.stop() }
         let client = PinnedClient(address: "127.0.0.1:\(server.port)", pin: identity.fingerprint)
-        let answer = try client.request(Envelope("photo", ["file": "a.jpg"]), [1, 2, 3])
-        #expect(answer.envelope.type == "echo" && answer.envelope["bytes"] == "3" && answer.body == [3, 2, 1])
+        let answer = try client.request(MacRequest.photo(file: "a.jpg"), [1, 2, 3])
+        #expect(answer.reply == .received(file: "echo", bytes: 3, sha256: "") && answer.body == [3, 2, 1])
         #expect(received.all == ["photo"])
         #expect(identity.fingerprint.count == 64 && identity.fingerprint.allSatisfy(\.isHexDigit))
     }
@@ -68,13 +68,13 @@ struct ChannelTests {
         let server = try TLSServer(identity: impostor, host: "127.0.0.1", port: 0)
         let received = Received()
         server.serve { request, _ in
-            received.add(request.envelope.type)
-            return (Envelope("ok"), [])
+            received.add(request.request.name)
+            return (MacReply.pairCancelled, [])
         }
         defer { server.stop() }
         let client = PinnedClient(address: "127.0.0.1:\(server.port)", pin: pinned.fingerprint)
         #expect {
-            _ = try client.request(Envelope("offer", ["transfer": "t1"]), [1, 2, 3])
+            _ = try client.request(MacRequest.offer(transfer: "t1"), [1, 2, 3])
         } throws: { error in
             (error as? LinkError)?.kind == .notThePairedMac(presented: impostor.fingerprint)
         }
@@ -86,7 +86,7 @@ struct ChannelTests {
         let server = try TLSServer(identity: try Identity.generate(name: "x"), host: "127.0.0.1", port: 0)
         let port = server.port
         server.stop()
-        #expect(throws: LinkError(.unreachable)) { try PinnedClient(address: "127.0.0.1:\(port)", pin: "00").request(Envelope("hello")) }
+        #expect(throws: LinkError(.unreachable)) { try PinnedClient(address: "127.0.0.1:\(port)", pin: "00").request(.hello) }
     }
 
     @Test("an identity survives being written and read back, fingerprint and all")
@@ -111,36 +111,38 @@ struct SimulatedMacTests {
                     tag: "MF-1", name: "Laptop", serial: "X", model: nil, state: "in service", site: nil, person: nil, vendor: nil,
                     agreement: nil)
             ], sites: [], people: [], vendors: [], agreements: [])
-        let first = mac.handle((Envelope("offer", ["transfer": "t1"]), bundle.encoded()), from: phone, at: t0)
+        let first = mac.handle((MacRequest.offer(transfer: "t1"), bundle.encoded()), from: phone, at: t0)
         #expect(
-            first.envelope["state"] == "waiting" && first.envelope["summary"] == "1 asset, 0 sites, 0 people, 0 vendors and 0 agreements")
+            first.reply == .offer(transfer: "t1", waiting: true, summary: "1 asset, 0 sites, 0 people, 0 vendors and 0 agreements"))
         // The same id again is the same offer.
-        _ = mac.handle((Envelope("offer", ["transfer": "t1"]), bundle.encoded()), from: phone, at: t0)
+        _ = mac.handle((MacRequest.offer(transfer: "t1"), bundle.encoded()), from: phone, at: t0)
         #expect(mac.offerCount == 1)
         #expect(try register.counts().assets == 0)
         mac.accept("t1", at: t0)
         #expect(try register.counts().assets == 1)
-        #expect(mac.handle((Envelope("status", ["transfer": "t1"]), []), from: phone, at: t0).envelope["state"] == "no longer waiting")
+        #expect(
+            mac.handle((MacRequest.status(transfer: "t1"), []), from: phone, at: t0).reply
+                == .offer(transfer: "t1", waiting: false, summary: "1 asset, 0 sites, 0 people, 0 vendors and 0 agreements"))
     }
 
     @Test("declined and expired offers write nothing, and answer exactly as an accepted one does")
     func sameAnswer() throws {
-        var answers: [String] = []
+        var answers: [MacReply] = []
         for answer in [MacAnswer.accept(after: .seconds(60)), .decline(after: .seconds(60)), .expire(after: .seconds(60))] {
             let (register, folder) = try macRegister()
             defer { try? FileManager.default.removeItem(atPath: folder) }
             let mac = try pairedMac(register, folder, answer: answer)
             let bundle = RegisterBundle(
                 format: RegisterBundle.format, version: 1, registerID: "R", assets: [], sites: [], people: [], vendors: [], agreements: [])
-            _ = mac.handle((Envelope("offer", ["transfer": "t"]), bundle.encoded()), from: phone, at: t0)
+            _ = mac.handle((MacRequest.offer(transfer: "t"), bundle.encoded()), from: phone, at: t0)
+            let summary = "0 assets, 0 sites, 0 people, 0 vendors and 0 agreements"
             #expect(
-                mac.handle((Envelope("status", ["transfer": "t"]), []), from: phone, at: t0.adding(.seconds(59))).envelope["state"]
-                    == "waiting")
-            let later = mac.handle((Envelope("status", ["transfer": "t"]), []), from: phone, at: t0.adding(.seconds(61)))
-            answers.append(later.envelope.values.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ","))
+                mac.handle((MacRequest.status(transfer: "t"), []), from: phone, at: t0.adding(.seconds(59))).reply
+                    == .offer(transfer: "t", waiting: true, summary: summary))
+            answers.append(mac.handle((MacRequest.status(transfer: "t"), []), from: phone, at: t0.adding(.seconds(61))).reply)
         }
         #expect(answers[0] == answers[1] && answers[1] == answers[2])
-        #expect(answers[0].contains("state=no longer waiting"))
+        #expect(answers[0] == .offer(transfer: "t", waiting: false, summary: "0 assets, 0 sites, 0 people, 0 vendors and 0 agreements"))
     }
 
     @Test("a photograph is received whole and answered with its size and digest")
@@ -148,8 +150,8 @@ struct SimulatedMacTests {
         let (register, folder) = try macRegister()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let mac = try pairedMac(register, folder)
-        let answer = mac.handle((Envelope("photo", ["file": "p.jpg"]), [1, 2, 3]), from: phone, at: t0)
-        #expect(answer.envelope["bytes"] == "3" && answer.envelope["sha256"] == sha256Hex([1, 2, 3]))
-        #expect(mac.handle((Envelope("photo", ["file": "../escape.jpg"]), [1]), from: phone, at: t0).envelope.type == "refused")
+        let answer = mac.handle((MacRequest.photo(file: "p.jpg"), [1, 2, 3]), from: phone, at: t0)
+        #expect(answer.reply == .received(file: "p.jpg", bytes: 3, sha256: sha256Hex([1, 2, 3])))
+        #expect(mac.handle((MacRequest.photo(file: "../escape.jpg"), [1]), from: phone, at: t0).reply.name == "refused")
     }
 }

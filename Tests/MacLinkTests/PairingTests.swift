@@ -9,12 +9,13 @@ import Testing
 /// A pairing as the phone plays it, request by request, against a Mac in this process.
 func pairInProcess(_ mac: SimulatedMac, phone: String, phoneNonce: [UInt8] = randomBytes(32)) -> (phoneNumber: String?, macNumber: String?)
 {
-    let begin = mac.handle((Envelope("pair-begin", ["phone": "Sam's iPhone"]), []), from: phone, at: t0)
-    guard begin.envelope.type == "pair-commit", let commitment = begin.envelope["commitment"].flatMap({ hexBytes(strict: $0) }) else {
+    let begin = mac.handle((MacRequest.pairBegin(phoneName: "Sam's iPhone"), []), from: phone, at: t0)
+    guard case .pairCommit(let hex) = begin.reply, let commitment = hexBytes(strict: hex) else {
         return (nil, nil)
     }
-    let reveal = mac.handle((Envelope("pair-nonce", ["nonce": hexString(phoneNonce)]), []), from: phone, at: t0)
-    guard let macNonce = reveal.envelope["nonce"].flatMap({ hexBytes(strict: $0) }), PairingComparison.keeps(commitment, macNonce) else {
+    let reveal = mac.handle((MacRequest.pairNonce(nonce: hexString(phoneNonce)), []), from: phone, at: t0)
+    guard case .pairReveal(let hex) = reveal.reply, let macNonce = hexBytes(strict: hex), PairingComparison.keeps(commitment, macNonce)
+    else {
         return (nil, nil)
     }
     let number = PairingComparison.number(
@@ -68,9 +69,9 @@ struct PairingTests {
         #expect(phoneNumber?.count == 7 && phoneNumber?.filter(\.isNumber).count == 6)
         // Nothing is pinned until the Mac's person confirms.
         #expect(mac.pairedPhones.isEmpty)
-        #expect(mac.handle((Envelope("pair-finish"), []), from: phone, at: t0).envelope.type == "pair-waiting")
+        #expect(mac.handle((MacRequest.pairFinish, []), from: phone, at: t0).reply.name == "pair-waiting")
         #expect(mac.confirmPairing(phone, matches: true, at: t0))
-        #expect(mac.handle((Envelope("pair-finish"), []), from: phone, at: t0).envelope.type == "paired")
+        #expect(mac.handle((MacRequest.pairFinish, []), from: phone, at: t0).reply.name == "paired")
         #expect(mac.pairedPhones == [phone])
         // Kept in the Mac's register: a restarted Mac still knows the phone.
         let again = unpairedMac(register, folder)
@@ -91,7 +92,7 @@ struct PairingTests {
                 macFingerprint: mac.macFingerprint, phoneFingerprint: phone, macNonce: macNonce, phoneNonce: randomBytes(32)))
         #expect(macNumber != nil && macNumber != phoneNumber)
         #expect(mac.confirmPairing(relay, matches: false, at: t0))
-        #expect(mac.handle((Envelope("pair-finish"), []), from: relay, at: t0).envelope.type == "refused")
+        #expect(mac.handle((MacRequest.pairFinish, []), from: relay, at: t0).reply.name == "refused")
         #expect(mac.pairedPhones.isEmpty)
     }
 
@@ -101,10 +102,10 @@ struct PairingTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let mac = unpairedMac(register, folder, pairing: .automatic)
         #expect(
-            mac.handle((Envelope("pair-nonce", ["nonce": hexString(randomBytes(32))]), []), from: phone, at: t0).envelope.type == "refused")
-        #expect(mac.handle((Envelope("pair-begin"), []), from: String?.none, at: t0).envelope.type == "refused")
-        _ = mac.handle((Envelope("pair-begin"), []), from: phone, at: t0)
-        #expect(mac.handle((Envelope("pair-nonce", ["nonce": "00"]), []), from: phone, at: t0).envelope.type == "refused")
+            mac.handle((MacRequest.pairNonce(nonce: hexString(randomBytes(32))), []), from: phone, at: t0).reply.name == "refused")
+        #expect(mac.handle((MacRequest.pairBegin(phoneName: ""), []), from: String?.none, at: t0).reply.name == "refused")
+        _ = mac.handle((MacRequest.pairBegin(phoneName: ""), []), from: phone, at: t0)
+        #expect(mac.handle((MacRequest.pairNonce(nonce: "00"), []), from: phone, at: t0).reply.name == "refused")
         #expect(mac.pairedPhones.isEmpty)
     }
 
@@ -116,12 +117,12 @@ struct PairingTests {
         let bundle = RegisterBundle(
             format: RegisterBundle.format, version: 1, registerID: "R", assets: [], sites: [], people: [], vendors: [], agreements: [])
         for stranger: String? in [String(repeating: "e1", count: 32), nil] {
-            #expect(mac.handle((Envelope("offer", ["transfer": "x"]), bundle.encoded()), from: stranger, at: t0).envelope.type == "refused")
-            #expect(mac.handle((Envelope("photo", ["file": "p.jpg"]), [1]), from: stranger, at: t0).envelope.type == "refused")
+            #expect(mac.handle((MacRequest.offer(transfer: "x"), bundle.encoded()), from: stranger, at: t0).reply.name == "refused")
+            #expect(mac.handle((MacRequest.photo(file: "p.jpg"), [1]), from: stranger, at: t0).reply.name == "refused")
         }
-        _ = mac.handle((Envelope("offer", ["transfer": "mine"]), bundle.encoded()), from: phone, at: t0)
+        _ = mac.handle((MacRequest.offer(transfer: "mine"), bundle.encoded()), from: phone, at: t0)
         #expect(
-            mac.handle((Envelope("status", ["transfer": "mine"]), []), from: String(repeating: "e1", count: 32), at: t0).envelope.type
+            mac.handle((MacRequest.status(transfer: "mine"), []), from: String(repeating: "e1", count: 32), at: t0).reply.name
                 == "refused")
         #expect(mac.offerCount == 1)
         #expect(!FileManager.default.fileExists(atPath: "\(folder)/photos/p.jpg"))
@@ -146,12 +147,12 @@ struct ServerTests {
         let bundle = RegisterBundle(
             format: RegisterBundle.format, version: 1, registerID: "R", assets: [], sites: [], people: [], vendors: [], agreements: [])
         let paired = PinnedClient(address: address, pin: macIdentity.fingerprint, identity: phoneIdentity)
-        #expect(try paired.request(Envelope("offer", ["transfer": "a"]), bundle.encoded()).envelope.type == "offer")
+        #expect(try paired.request(MacRequest.offer(transfer: "a"), bundle.encoded()).reply.name == "offer")
         let anonymous = PinnedClient(address: address, pin: macIdentity.fingerprint)
-        let refused = try anonymous.request(Envelope("offer", ["transfer": "b"]), bundle.encoded())
-        #expect(refused.envelope.type == "refused" && refused.envelope["reason"] == SimulatedMac.notPaired)
+        let refused = try anonymous.request(MacRequest.offer(transfer: "b"), bundle.encoded())
+        #expect(refused.reply == .refused(reason: SimulatedMac.notPaired))
         let stranger = PinnedClient(address: address, pin: macIdentity.fingerprint, identity: try Identity.generate(name: "x"))
-        #expect(try stranger.request(Envelope("photo", ["file": "s.jpg"]), [1, 2]).envelope.type == "refused")
+        #expect(try stranger.request(MacRequest.photo(file: "s.jpg"), [1, 2]).reply.name == "refused")
         #expect(mac.offerCount == 1)
     }
 
@@ -159,7 +160,7 @@ struct ServerTests {
     func silentClient() throws {
         let identity = try Identity.generate(name: "Studio Mac")
         let server = try TLSServer(identity: identity, host: "127.0.0.1", port: 0)
-        server.serve { _, _ in (Envelope("hello"), []) }
+        server.serve { _, _ in (MacReply.hello(name: "Studio Mac", paired: false), []) }
         defer { server.stop() }
         // A plain TCP connection that never says anything.
         let silent = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -174,7 +175,7 @@ struct ServerTests {
         #expect(connected == 0)
         let client = PinnedClient(address: "127.0.0.1:\(server.port)", pin: identity.fingerprint)
         client.timeoutMilliseconds = 2000
-        #expect(try client.request(Envelope("hello")).envelope.type == "hello")
+        #expect(try client.request(.hello).reply.name == "hello")
     }
 
     @Test("a header or body longer than the bounds is refused before anything is allocated for it")
@@ -184,18 +185,26 @@ struct ServerTests {
             return [UInt8(n >> 24), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF)] + header
         }
         var calls: [Int] = []
-        let bigBody = frame(header: Array(#"{"type":"photo","values":{},"body":1073741824}"#.utf8))
+        let bigBody = frame(header: Array(#"{"message":{"photo":{"file":"a.jpg"}},"body":1073741824}"#.utf8))
         var offset = 0
         #expect(throws: LinkError(.protocolError("a body of 1073741824 bytes"))) {
-            _ = try Framing.decode { (n: Int) throws(LinkError) in
+            _ = try Framing.decode(MacRequest.self) { (n: Int) throws(LinkError) in
                 calls.append(n)
                 defer { offset += n }
                 return Array(bigBody[offset..<offset + n])
             }
         }
         #expect(calls.allSatisfy { $0 <= Framing.maximumHeader })
+        let unknown = frame(header: Array(#"{"message":{"format":{"disk":"/"}},"body":0}"#.utf8))
+        offset = 0
+        #expect(throws: LinkError(.protocolError("an unreadable header"))) {
+            _ = try Framing.decode(MacRequest.self) { (n: Int) throws(LinkError) in
+                defer { offset += n }
+                return Array(unknown[offset..<offset + n])
+            }
+        }
         #expect(throws: LinkError(.protocolError("a header of 16777216 bytes"))) {
-            _ = try Framing.decode { (n: Int) throws(LinkError) in [1, 0, 0, 0] }
+            _ = try Framing.decode(MacRequest.self) { (n: Int) throws(LinkError) in [1, 0, 0, 0] }
         }
     }
 
