@@ -35,9 +35,12 @@ public final class World {
     public private(set) var scan: ScanDriver? = nil
     public private(set) var handover: HandoverDriver? = nil
     public private(set) var sweep: SweepDriver? = nil
-    public private(set) var serial: SerialChooser? = nil
-    public private(set) var serialPump: CameraPump? = nil
-    public private(set) var usedSerial: String? = nil
+    /// "Photograph a serial instead", while it is open.
+    public private(set) var serialDriver: SerialDriver? = nil
+    /// The chooser as the person sees it.
+    public var serial: SerialChooser? { serialDriver?.chooser }
+    /// The serial the person confirmed with USE THIS SERIAL.
+    public var usedSerial: String? { serialDriver?.usedSerial }
     public private(set) var provisioning: ProvisioningScreen? = nil
     public private(set) var uploadOutcomes: [Uploader.Outcome] = []
     public private(set) var transfersMade = 0
@@ -165,15 +168,8 @@ public final class World {
             scan = nil
         case .wait(let duration):
             let until = clock.now + duration
-            if let serialPump, serial != nil {
-                serialPump.run(until: until) { event in
-                    switch event {
-                    case .frame(let readings, let at): serialSend(.frameRead(readings, at: at))
-                    case .trouble(let trouble): serialSend(.cameraFailed(trouble))
-                    case .recovered, .ended: break
-                    }
-                }
-                serialSend(.clock(clock.now))
+            if let serialDriver {
+                serialDriver.run(until: until)
             } else if let scan {
                 scan.run(until: until)
             } else if let sweep {
@@ -237,11 +233,10 @@ public final class World {
         case .openSerial:
             scan?.pump.stop()
             scan = nil
-            serial = SerialChooser()
-            serialPump = CameraPump(camera: camera, reader: reader, clock: clock)
-            serialSend(.opened)
+            serialDriver = SerialDriver(camera: camera, reader: reader, clock: clock)
+            serialDriver!.send(.opened)
         case .serial(let event):
-            serialSend(event)
+            serialDriver?.send(event)
         case .typeName(let name):
             if provisioning == nil { provisioning = ProvisioningScreen(previewTime: clock.timestamp(clock.now)) }
             provisioning!.type(name)
@@ -278,21 +273,6 @@ public final class World {
             _ = mac?.handle((.offer(transfer: "stranger-2"), bundle), from: nil, at: clock.timestamp(clock.now))
         case .expect:
             break
-        }
-    }
-
-    private func serialSend(_ event: SerialChooser.Event) {
-        guard var chooser = serial else { return }
-        let effects = chooser.handle(event)
-        serial = chooser
-        for effect in effects {
-            switch effect {
-            case .startCamera(let setup):
-                if let trouble = serialPump?.start(setup) { serialSend(.cameraFailed(trouble)) } else { serialSend(.cameraStarted) }
-            case .stopCamera: serialPump?.stop()
-            case .useSerial(let value): usedSerial = value
-            case .openTypingByHand, .rearmScanner, .log: break
-            }
         }
     }
 

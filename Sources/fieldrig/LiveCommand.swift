@@ -25,6 +25,10 @@ enum LiveCommand: Command {
           1 Photograph a serial instead   2 Sweep a rack instead   3 Add it by hand
           s Open Settings     b go to the background     f come back to the foreground     q quit
 
+        Photograph a serial instead opens the serial chooser on the same camera: hold the label up
+        and the list comes up by itself; then a row's number chooses it, u USE THIS SERIAL,
+        a Scan again, c Cancel (back to Scan).
+
         Options:
           --camera SOURCE     where frames come from (required)
           --walk-round        open the sheet for a walk-round (hits draw the card) instead of Scan
@@ -67,23 +71,54 @@ enum LiveCommand: Command {
                 clock: clock)
         }
         driver.send(.opened)
+        var serial: SerialDriver? = nil
+        var openings = 0
         var shown = ""
-        var logged = 0
+        var logged = (scan: 0, serial: 0)
         let input = virtual ? nil : LineInput()
         while limit.map({ driver.clock.now < $0 }) ?? true {
-            driver.run(until: driver.clock.now + .milliseconds(virtual ? 100 : 50))
-            while logged < driver.log.count {
-                emit("  · \(driver.log[logged])")
-                logged += 1
+            let step = driver.clock.now + .milliseconds(virtual ? 100 : 50)
+            if let chooser = serial {
+                chooser.run(until: step)
+                if chooser.handedBack != nil || chooser.usedSerial != nil {
+                    // Cancel (or the serial used, or nothing read) hands back to Scan, re-armed.
+                    emit(TerminalText.serialChooser(chooser.chooser).joined(separator: "\n"))
+                    serial = nil
+                    logged.serial = 0
+                    driver.send(.opened)
+                }
+            } else {
+                driver.run(until: step)
             }
-            let screen = render(driver)
+            while logged.scan < driver.log.count {
+                emit("  · \(driver.log[logged.scan])")
+                logged.scan += 1
+            }
+            while let chooser = serial, logged.serial < chooser.log.count {
+                emit("  · \(chooser.log[logged.serial])")
+                logged.serial += 1
+            }
+            let newlyOpened = driver.opened[openings...]
+            openings = driver.opened.count
+            if newlyOpened.contains(.open(.photographSerial)), serial == nil {
+                // The serial chooser takes the camera; the scan sheet gives it up.
+                driver.send(.wentToBackground)
+                let chooser = SerialDriver(camera: camera, reader: reader, clock: clock)
+                chooser.send(.opened)
+                serial = chooser
+            }
+            let screen =
+                serial.map { ["── Photograph a serial ─────────"] + TerminalText.serialChooser($0.chooser, keys: true) }
+                .map { $0.joined(separator: "\n") } ?? render(driver)
             if screen != shown {
                 emit(screen)
                 shown = screen
             }
             if let line = input?.next() {
                 if line == "q" { break }
-                if let event = event(for: line) {
+                if let chooser = serial {
+                    if let event = serialEvent(for: line) { chooser.send(event) } else { emit("  (keys: 1-9 u a c q)") }
+                } else if let event = event(for: line) {
                     if event == .returnedToForeground { driver.returnToForeground() } else { driver.send(event) }
                 } else {
                     emit("  (keys: v o n d 1 2 3 s b f q)")
@@ -91,6 +126,15 @@ enum LiveCommand: Command {
             }
         }
         return ExitCode.success
+    }
+
+    static func serialEvent(for key: String) -> SerialChooser.Event? {
+        switch key {
+        case "u": return .tapUse
+        case "a": return .tapScanAgain
+        case "c": return .tapCancel
+        default: return Int(key).flatMap { (1...9).contains($0) ? .tapRow($0 - 1) : nil }
+        }
     }
 
     static func event(for key: String) -> ScanSheet.Event? {

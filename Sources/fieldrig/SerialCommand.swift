@@ -1,7 +1,9 @@
+import Companion
 import Foundation
 import Imaging
 import Reader
 import Serials
+import Shell
 
 /// `fieldrig serial`: the serial chooser as the person would see it.
 enum SerialCommand: Command {
@@ -10,9 +12,10 @@ enum SerialCommand: Command {
     static let help = """
         Usage: fieldrig serial [--json] FILE...
 
-        Reads each label image (barcodes and print in one pass) and prints the serial chooser as
-        the person would see it: "Which one is the serial?", then each candidate with where it was
-        read and whether barcode and print agree or disagree. Agreement comes first; no scores.
+        Reads each label image (barcodes and print in one pass), holds it in front of the serial
+        chooser for its settling window, and prints the chooser as the phone draws it: "Which one
+        is the serial?", then each row's value with where it was read and whether barcode and
+        print agree or disagree. Agreement comes first; no scores.
 
         Options:
           --json       one object per image per line: {"file", "candidates": [{"value", "where",
@@ -29,8 +32,10 @@ enum SerialCommand: Command {
         try ReadCommand.readAll(options.positional, passes: .all, jobs: ProcessInfo.processInfo.activeProcessorCount) { path, outcome in
             switch outcome {
             case .success(let read):
-                let candidates = SerialExtractor.candidates(from: read.readings)
-                emit(options.has("--json") ? json(path, candidates) : chooser(path, candidates))
+                let chooser = SerialDriver.still(read.readings)
+                emit(
+                    options.has("--json")
+                        ? json(path, chooser) : ([path] + TerminalText.serialChooser(chooser).map { "  " + $0 }).joined(separator: "\n"))
             case .failure(let error):
                 failed = true
                 if options.has("--json") { emit(JSON.object([("file", .string(path)), ("error", .string(error.description))]).text) }
@@ -40,27 +45,10 @@ enum SerialCommand: Command {
         return failed ? ExitCode.failure : ExitCode.success
     }
 
-    static func chooser(_ path: String, _ candidates: [SerialCandidate]) -> String {
-        var lines = [path]
-        guard !candidates.isEmpty else {
-            return (lines + ["  Nothing was read that could be a serial: it goes straight to typing it by hand."]).joined(separator: "\n")
-        }
-        lines += ["  Which one is the serial?", "  Everything the camera read. Tap the serial."]
-        for candidate in candidates {
-            lines.append("    \(candidate.value)")
-            var detail = "      " + candidate.whereRead.joined(separator: " and ")
-            switch candidate.evidence {
-            case .agree: detail += " agree"
-            case .barcode, .text: break
-            }
-            if !candidate.disagreesWith.isEmpty { detail += "; disagrees with \(candidate.disagreesWith.joined(separator: ", "))" }
-            lines.append(detail)
-        }
-        return lines.joined(separator: "\n")
-    }
-
-    static func json(_ path: String, _ candidates: [SerialCandidate]) -> String {
-        JSON.object([
+    static func json(_ path: String, _ chooser: SerialChooser) -> String {
+        let candidates: [SerialCandidate]
+        if case .choosing(let rows, _) = chooser.phase { candidates = rows } else { candidates = [] }
+        return JSON.object([
             ("file", .string(path)),
             (
                 "candidates",

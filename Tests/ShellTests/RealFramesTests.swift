@@ -1,5 +1,6 @@
 import Camera
 import Foundation
+import Imaging
 import Reader
 import Register
 import Shell
@@ -121,5 +122,42 @@ struct RealFramesTests {
         #expect(confirmations["MF-0008"] == StampRefusal.assetDisposed.sentence)
         #expect(try d.register.stamps().map(\.tag).sorted() == ["MF-0002", "MF-0004", "MF-0006"])
         #expect(d.opened.isEmpty)  // no record was opened on a hit
+    }
+}
+
+@Suite("The serial chooser, driven from a camera and from a still")
+struct SerialDriverTests {
+    @Test("a recorded label settles into the chooser by itself; USE THIS SERIAL applies the chosen value")
+    func recorded() throws {
+        let camera = try CameraSource(parsing: "\(root)/Devices/sequences/dell-latitude-hold").open(faults: .none)
+        let d = SerialDriver(camera: camera, reader: CachingReader(try FrameReader()), clock: VirtualClock())
+        d.send(.opened)
+        d.run(until: .seconds(3))
+        #expect(d.chooser.rows.map(\.value) == ["7XK2M93"])
+        d.send(.tapRow(0))
+        d.send(.tapUse)
+        #expect(d.usedSerial == "7XK2M93")
+        #expect(!d.pump.isRunning)
+    }
+
+    @Test("a still picture gives the same rows as the camera, and the terminal draws those rows")
+    func still() throws {
+        let reader = try FrameReader()
+        let frame = try ImageFile.load("\(root)/Devices/labels/disagree-digit.png")
+        let chooser = SerialDriver.still(reader.read(frame))
+        #expect(chooser.rows.map(\.value) == ["CN0KX2M1742", "CN0KX2M1743"])
+        let drawn = TerminalText.serialChooser(chooser)
+        #expect(drawn.first == "Which one is the serial?")
+        #expect(drawn.contains("    " + chooser.rows[1].value) && drawn.contains("      " + chooser.rows[1].detail))
+    }
+
+    @Test("a camera that fails as the serial flow opens leaves the chooser saying so, never reading for ever")
+    func failsAtOpen() throws {
+        let camera = try CameraSource(parsing: "\(root)/Devices/sequences/dell-latitude-hold").open(
+            faults: .atStart(.stopped(reason: "test")))
+        let d = SerialDriver(camera: camera, reader: CachingReader(try FrameReader()), clock: VirtualClock())
+        d.send(.opened)
+        d.run(until: .seconds(5))
+        #expect(d.chooser.camera == .trouble(.stopped(reason: "test")))
     }
 }
