@@ -51,6 +51,8 @@ let package = Package(
             name: "fake-v4l2", path: "Devices/fake-v4l2", exclude: ["README.md"],
             cSettings: [.unsafeFlags(["-Wall", "-Wextra"])], linkerSettings: [.linkedLibrary("fuse3")]),
 
+        .testTarget(name: "ModelTests", dependencies: ["Model"]),
+        .testTarget(name: "DurableTests", dependencies: ["Durable"]),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
         .testTarget(name: "ReaderTests", dependencies: ["Reader", "Imaging"]),

@@ -112,7 +112,7 @@ public final class FileSequenceCamera: CameraDevice {
     static func framesPerSecond(_ sequence: FrameSequence) -> Int {
         guard sequence.entries.count > 1 else { return 30 }
         let gap = sequence.entries[1].time - sequence.entries[0].time
-        let micros = gap.components.seconds * 1_000_000 + gap.components.attoseconds / 1_000_000_000_000
+        let micros = gap.inMicroseconds
         return micros > 0 ? Int((1_000_000.0 / Double(micros)).rounded()) : 30
     }
 }

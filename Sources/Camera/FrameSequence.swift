@@ -92,7 +92,7 @@ public struct FrameSequence: Sendable, Equatable {
             case "hold":
                 guard words.count == 3 else { throw fail("'hold' takes a file and a duration: hold a.png 0.5") }
                 let duration = try seconds(words[2])
-                let count = Int((Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18) * Double(fps) + 0.5)
+                let count = Int(duration.inSeconds * Double(fps) + 0.5)
                 guard count > 0 else { throw fail("a hold of \(words[2]) s at \(fps) fps holds no frame") }
                 var current = run ?? (max(floor, entries.last.map { $0.time + step() } ?? .zero), 0)
                 for _ in 0..<count {
@@ -153,11 +153,4 @@ func parseSeconds(_ text: String) -> Duration? {
         micros = Int(fraction.padding(toLength: 6, withPad: "0", startingAt: 0))!
     }
     return .seconds(whole) + .microseconds(micros)
-}
-
-/// A duration as seconds with six decimals, as sequence files write it.
-public func formatSeconds(_ d: Duration) -> String {
-    let micros = d.components.seconds * 1_000_000 + d.components.attoseconds / 1_000_000_000_000
-    let fraction = String(micros % 1_000_000)
-    return "\(micros / 1_000_000).\(String(repeating: "0", count: 6 - fraction.count))\(fraction)"
 }

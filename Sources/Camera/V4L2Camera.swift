@@ -95,7 +95,7 @@ public final class V4L2Camera: CameraDevice {
             let ready = poll(&pfd, 1, Int32(max(1, milliseconds(wait))))
             if ready < 0 {
                 if errno == EINTR { continue }
-                return fail("poll: \(errnoDescription(errno)) (errno \(errno))", at: ContinuousClock.now - startedAt)
+                return fail(SystemError.now("poll").description, at: ContinuousClock.now - startedAt)
             }
             if ready == 0 { continue }
             if pfd.revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 && pfd.revents & Int16(POLLIN) == 0 {
@@ -161,7 +161,7 @@ public final class V4L2Camera: CameraDevice {
             f.fmt.pix.pixelformat = wanted
             f.fmt.pix.field = V4L2_FIELD_ANY.rawValue
             guard xioctl(fieldrig_VIDIOC_S_FMT(), &f) == 0 else {
-                throw .stopped(reason: "VIDIOC_S_FMT on \(path): \(errnoDescription(errno)) (errno \(errno))")
+                throw .stopped(reason: SystemError.now("VIDIOC_S_FMT on \(path)").description)
             }
             let got = f.fmt.pix.pixelformat
             if got == fieldrig_V4L2_PIX_FMT_GREY() || got == fieldrig_V4L2_PIX_FMT_YUV420() || got == fieldrig_V4L2_PIX_FMT_YUYV() {
@@ -197,15 +197,15 @@ public final class V4L2Camera: CameraDevice {
                     guard xioctl(fieldrig_VIDIOC_QUERYBUF(), &buffer) == 0,
                         let start = v4l2_mmap(nil, Int(buffer.length), PROT_READ | PROT_WRITE, MAP_SHARED, fd, Int64(buffer.m.offset)),
                         start != MAP_FAILED
-                    else { throw .stopped(reason: "mapping buffer \(index) of \(path): \(errnoDescription(errno)) (errno \(errno))") }
+                    else { throw .stopped(reason: SystemError.now("mapping buffer \(index) of \(path)").description) }
                     buffers.append((start, Int(buffer.length)))
                     guard xioctl(fieldrig_VIDIOC_QBUF(), &buffer) == 0 else {
-                        throw .stopped(reason: "VIDIOC_QBUF on \(path): \(errnoDescription(errno)) (errno \(errno))")
+                        throw .stopped(reason: SystemError.now("VIDIOC_QBUF on \(path)").description)
                     }
                 }
                 var type = Int32(V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue)
                 guard xioctl(fieldrig_VIDIOC_STREAMON(), &type) == 0 else {
-                    throw .stopped(reason: "VIDIOC_STREAMON on \(path): \(errnoDescription(errno)) (errno \(errno))")
+                    throw .stopped(reason: SystemError.now("VIDIOC_STREAMON on \(path)").description)
                 }
                 streaming = true
                 format?.streaming = true
@@ -231,12 +231,12 @@ public final class V4L2Camera: CameraDevice {
         buffer.memory = V4L2_MEMORY_MMAP.rawValue
         if xioctl(fieldrig_VIDIOC_DQBUF(), &buffer) != 0 {
             if errno == EAGAIN { return .notYet }
-            return .failed("VIDIOC_DQBUF: \(errnoDescription(errno)) (errno \(errno))")
+            return .failed(SystemError.now("VIDIOC_DQBUF").description)
         }
         let source = buffers[Int(buffer.index)]
         let gray = grayBytes(UnsafeRawBufferPointer(start: source.start, count: min(source.length, Int(buffer.bytesused))))
         guard xioctl(fieldrig_VIDIOC_QBUF(), &buffer) == 0 else {
-            return .failed("VIDIOC_QBUF: \(errnoDescription(errno)) (errno \(errno))")
+            return .failed(SystemError.now("VIDIOC_QBUF").description)
         }
         return gray.map { .frame($0) } ?? .failed("a frame of \(buffer.bytesused) bytes is shorter than its format")
     }
@@ -246,7 +246,7 @@ public final class V4L2Camera: CameraDevice {
         let n = readBuffer.withUnsafeMutableBytes { v4l2_read(fd, $0.baseAddress, count) }
         if n < 0 {
             if errno == EAGAIN || errno == EINTR { return .notYet }
-            return .failed("read: \(errnoDescription(errno)) (errno \(errno))")
+            return .failed(SystemError.now("read").description)
         }
         if n == 0 { return .failed("read: the device ended its stream") }
         return readBuffer.withUnsafeBytes { grayBytes(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }.map { .frame($0) }
@@ -282,11 +282,13 @@ public final class V4L2Camera: CameraDevice {
     // MARK: - Helpers
 
     private func xioctl<T>(_ request: UInt, _ argument: inout T) -> Int32 {
-        var result: Int32
-        repeat {
-            result = withUnsafeMutablePointer(to: &argument) { fieldrig_v4l2_ioctl(fd, request, $0) }
-        } while result < 0 && errno == EINTR
-        return result
+        switch retryingInterrupts("ioctl", { withUnsafeMutablePointer(to: &argument) { fieldrig_v4l2_ioctl(fd, request, $0) } }) {
+        case .success(let result): return result
+        case .failure(let error):
+            // Leave errno as the call set it, for the caller's message.
+            errno = error.code
+            return -1
+        }
     }
 
     private func enumerateModes() -> [CameraMode] {
@@ -347,5 +349,5 @@ public final class V4L2Camera: CameraDevice {
 }
 
 func milliseconds(_ d: Duration) -> Int {
-    Int(d.components.seconds) * 1000 + Int(d.components.attoseconds / 1_000_000_000_000_000)
+    Int(d.inMilliseconds)
 }

@@ -63,15 +63,12 @@ public enum DurableFile {
         result.reserveCapacity(Int(info.st_size))
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw FileError(path: path, .unreadable(errno: errno))
+            switch retryingInterrupts("read", { chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) } }) {
+            case .failure(let error): throw FileError(path: path, .unreadable(errno: error.code))
+            case .success(0): return result
+            case .success(let n): result.append(contentsOf: chunk[0..<n])
             }
-            if n == 0 { break }
-            result.append(contentsOf: chunk[0..<n])
         }
-        return result
     }
 
     /// Writes `bytes` to `path` through `path.partial`, flushed to disk and renamed into place, and
@@ -85,15 +82,14 @@ public enum DurableFile {
         guard fd >= 0 else { throw FileError(path: path, .unwritable(errno: errno)) }
         var written = 0
         while written < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, $0.count - written) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                let code = errno
+            switch retryingInterrupts("write", { bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, $0.count - written) } })
+            {
+            case .success(let n): written += n
+            case .failure(let error):
                 close(fd)
                 unlink(temporary)
-                throw FileError(path: path, .unwritable(errno: code))
+                throw FileError(path: path, .unwritable(errno: error.code))
             }
-            written += n
         }
         if fsync(fd) != 0 {
             let code = errno
@@ -117,5 +113,33 @@ public enum DurableFile {
         guard fd >= 0 else { return }
         fsync(fd)
         close(fd)
+    }
+}
+
+/// A failed system call, with the errno it failed with, captured once right after the call.
+public struct SystemError: Error, Equatable, CustomStringConvertible {
+    /// What was called, for the reason in a log: "VIDIOC_S_FMT on /dev/video0", "poll".
+    public let call: String
+    public let code: Int32
+
+    public init(_ call: String, code: Int32) {
+        self.call = call
+        self.code = code
+    }
+
+    /// The error the last system call on this thread set: errno, read once.
+    public static func now(_ call: String) -> SystemError { SystemError(call, code: errno) }
+
+    public var description: String { "\(call): \(errnoDescription(code)) (errno \(code))" }
+}
+
+/// Runs `body`, a system call that returns a negative number and sets errno on failure, again
+/// while it is interrupted (EINTR); its result, or its failure with errno captured once.
+public func retryingInterrupts<T: SignedInteger>(_ call: String, _ body: () -> T) -> Result<T, SystemError> {
+    while true {
+        let result = body()
+        if result >= 0 { return .success(result) }
+        let code = errno
+        if code != EINTR { return .failure(SystemError(call, code: code)) }
     }
 }

@@ -200,21 +200,23 @@ func setTimeouts(_ fd: Int32, milliseconds: Int32) {
 /// `maximumConnections`; a connection that says nothing for `idleMilliseconds` (in the handshake
 /// or between requests) is closed, so one silent client cannot hold up the others.
 public final class TLSServer: @unchecked Sendable {
-    // @unchecked Sendable: `listener` and `ctx` are set once in init; `stopped` and `active` are
-    // only touched under `lock`.
+    // @unchecked Sendable: `listener` and `ctx` are set once in init and only read after (OpenSSL
+    // contexts may be shared by threads once set up); what changes is in `state`.
     public let port: UInt16
     private let listener: Int32
     private let ctx: OpaquePointer
-    private let lock = NSLock()
-    private var stopped = false
-    private var active = 0
-    public var maximumConnections = 32
-    public var idleMilliseconds: Int32 = 5000
+    private let state = Locked((stopped: false, active: 0))
+    public let maximumConnections: Int
+    public let idleMilliseconds: Int32
 
     /// Listens on `host:port` (port 0 picks a free one; `port` then says which). The host must be
     /// an IPv4 address: the server binds exactly that, never every interface in its place.
-    public init(identity: Identity, host: String, port: UInt16) throws(LinkError) {
+    public init(identity: Identity, host: String, port: UInt16, maximumConnections: Int = 32, idleMilliseconds: Int32 = 5000)
+        throws(LinkError)
+    {
         ignoreBrokenPipes()
+        self.maximumConnections = maximumConnections
+        self.idleMilliseconds = idleMilliseconds
         var addr = sockaddr_in()
         addr.sin_family = sa_family_t(AF_INET)
         addr.sin_port = port.bigEndian
@@ -300,31 +302,23 @@ public final class TLSServer: @unchecked Sendable {
     }
 
     private func admit() -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        guard active < maximumConnections else { return false }
-        active += 1
-        return true
+        state.withLock { s in
+            guard s.active < maximumConnections else { return false }
+            s.active += 1
+            return true
+        }
     }
 
-    private func leave() {
-        lock.lock()
-        active -= 1
-        lock.unlock()
-    }
+    private func leave() { state.withLock { $0.active -= 1 } }
 
-    private var isStopped: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return stopped
-    }
+    private var isStopped: Bool { state.withLock { $0.stopped } }
 
     /// Stops listening.
     public func stop() {
-        lock.lock()
-        let already = stopped
-        stopped = true
-        lock.unlock()
+        let already = state.withLock { s in
+            defer { s.stopped = true }
+            return s.stopped
+        }
         if !already {
             shutdown(listener, Int32(SHUT_RDWR))
             close(listener)

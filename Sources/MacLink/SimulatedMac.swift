@@ -55,8 +55,7 @@ public struct PairingRequest: Sendable, Hashable {
 /// having the Mac's person confirm the comparison number (PAIR-2); only then is its fingerprint
 /// pinned, in the Mac's register. Offers, "where did it get to" and photographs from any other
 /// peer are refused, and nothing of them is kept.
-// @unchecked Sendable: every mutable field is touched only under `lock`.
-public final class SimulatedMac: @unchecked Sendable {
+public final class SimulatedMac: Sendable {
     public enum OfferState: String, Sendable { case waiting, accepted, declined, expired }
 
     public struct Offer: Sendable {
@@ -71,15 +70,20 @@ public final class SimulatedMac: @unchecked Sendable {
     public let macFingerprint: String
     public let register: Register
     public let photosFolder: String
-    private var answerValue: MacAnswer
-    private var expiryValue: Duration = .seconds(600)
-    private var confirmationValue: PairingConfirmation
-    private(set) var offers: [String: Offer] = [:]
-    private var pairings: [String: PairingRequest] = [:]
-    private var pinned: Set<String>
-    private let lock = NSLock()
     /// Where the Mac's pairing nonces come from: random bytes, or a fixed series in scenarios.
     let nonceSource: @Sendable () -> [UInt8]
+
+    /// Everything that changes, behind one lock.
+    struct State {
+        var answer: MacAnswer
+        var expiry: Duration = .seconds(600)
+        var confirmation: PairingConfirmation
+        var offers: [String: Offer] = [:]
+        var pairings: [String: PairingRequest] = [:]
+        var pinned: Set<String>
+        var onPairing: (@Sendable (PairingRequest) -> Void)? = nil
+    }
+    private let state: Locked<State>
 
     public init(
         name: String, fingerprint: String, register: Register, photosFolder: String, answer: MacAnswer,
@@ -90,193 +94,172 @@ public final class SimulatedMac: @unchecked Sendable {
         macFingerprint = fingerprint.lowercased()
         self.register = register
         self.photosFolder = photosFolder
-        answerValue = answer
-        confirmationValue = confirmation
-        pinned = Set(((try? register.pairedPhones()) ?? []).map(\.fingerprint))
+        state = Locked(
+            State(answer: answer, confirmation: confirmation, pinned: Set(((try? register.pairedPhones()) ?? []).map(\.fingerprint))))
         try? FileManager.default.createDirectory(atPath: photosFolder, withIntermediateDirectories: true)
     }
 
     /// What the person at the Mac does with an offer.
     public var answer: MacAnswer {
-        get { withLock { answerValue } }
-        set { withLock { answerValue = newValue } }
+        get { state.withLock { $0.answer } }
+        set { state.withLock { $0.answer = newValue } }
     }
 
     /// An offer nobody decides on expires after this long.
     public var expiry: Duration {
-        get { withLock { expiryValue } }
-        set { withLock { expiryValue = newValue } }
+        get { state.withLock { $0.expiry } }
+        set { state.withLock { $0.expiry = newValue } }
     }
 
     /// How its person answers a pairing request.
     public var pairingConfirmation: PairingConfirmation {
-        get { withLock { confirmationValue } }
-        set { withLock { confirmationValue = newValue } }
+        get { state.withLock { $0.confirmation } }
+        set { state.withLock { $0.confirmation = newValue } }
     }
-
-    private func withLock<T>(_ body: () throws -> T) rethrows -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body()
-    }
-
-    private var onPairingValue: (@Sendable (PairingRequest) -> Void)? = nil
 
     /// Told when a pairing request has its comparison number, and when a phone is pinned.
     public var onPairing: (@Sendable (PairingRequest) -> Void)? {
-        get { withLock { onPairingValue } }
-        set { withLock { onPairingValue = newValue } }
+        get { state.withLock { $0.onPairing } }
+        set { state.withLock { $0.onPairing = newValue } }
     }
 
     /// The fingerprints of the phones pinned here.
-    public var pairedPhones: Set<String> { withLock { pinned } }
+    public var pairedPhones: Set<String> { state.withLock { $0.pinned } }
 
     /// The pairing requests not yet confirmed or rejected.
     public var pendingPairings: [PairingRequest] {
-        withLock { pairings.values.filter { $0.state != .confirmed && $0.state != .rejected }.sorted { $0.phone < $1.phone } }
+        state.withLock { $0.pairings.values.filter { $0.state != .confirmed && $0.state != .rejected }.sorted { $0.phone < $1.phone } }
     }
 
     /// The Mac's person answers a pairing request: the numbers match (the phone is pinned) or not.
     /// Returns false when there is no such request waiting for a comparison.
     @discardableResult
     public func confirmPairing(_ phone: String, matches: Bool, at now: Timestamp) -> Bool {
-        withLock {
-            guard let request = pairings[phone], case .comparing = request.state else { return false }
-            if matches { pin(request, at: now) } else { pairings[phone]?.state = .rejected }
+        state.withLock { s in
+            guard let request = s.pairings[phone], case .comparing = request.state else { return false }
+            if matches { pin(request, in: &s, at: now) } else { s.pairings[phone]?.state = .rejected }
             return true
         }
     }
 
     /// Forgets a phone: it must pair again before anything it sends is taken.
     public func forget(_ phone: String) {
-        withLock {
-            pinned.remove(phone)
-            pairings[phone] = nil
+        state.withLock { s in
+            s.pinned.remove(phone)
+            s.pairings[phone] = nil
         }
     }
 
-    private func pin(_ request: PairingRequest, at now: Timestamp) {
-        pairings[request.phone]?.state = .confirmed
-        pinned.insert(request.phone)
+    private func pin(_ request: PairingRequest, in s: inout State, at now: Timestamp) {
+        s.pairings[request.phone]?.state = .confirmed
+        s.pinned.insert(request.phone)
         try? register.pinPhone(PairedPhone(fingerprint: request.phone, name: request.phoneName, pairedAt: now))
-        onPairingValue?(pairings[request.phone]!)
+        s.onPairing?(s.pairings[request.phone]!)
     }
 
     /// Every offer received, by id.
-    public func offer(_ id: String) -> Offer? {
-        lock.lock()
-        defer { lock.unlock() }
-        return offers[id]
-    }
+    public func offer(_ id: String) -> Offer? { state.withLock { $0.offers[id] } }
 
-    public var offerCount: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return offers.count
-    }
+    public var offerCount: Int { state.withLock { $0.offers.count } }
 
     /// Moves the Mac's clock: scripted answers and expiries fall due.
     public func tick(_ now: Timestamp) {
-        lock.lock()
-        defer { lock.unlock() }
-        for (id, offer) in offers where offer.state == .waiting {
-            let age = Duration.milliseconds(now.milliseconds - offer.receivedAt.milliseconds)
-            switch answerValue {
-            case .accept(let after) where age >= after: decide(id, .accepted, at: now)
-            case .decline(let after) where age >= after: decide(id, .declined, at: now)
-            case .expire(let after) where age >= after: decide(id, .expired, at: now)
-            default: if age >= expiryValue { decide(id, .expired, at: now) }
+        state.withLock { s in
+            for (id, offer) in s.offers where offer.state == .waiting {
+                let age = Duration.milliseconds(now.milliseconds - offer.receivedAt.milliseconds)
+                switch s.answer {
+                case .accept(let after) where age >= after: decide(id, .accepted, in: &s, at: now)
+                case .decline(let after) where age >= after: decide(id, .declined, in: &s, at: now)
+                case .expire(let after) where age >= after: decide(id, .expired, in: &s, at: now)
+                default: if age >= s.expiry { decide(id, .expired, in: &s, at: now) }
+                }
             }
         }
     }
 
     /// The person at the Mac accepts: only now is anything written (HANDOVER-9).
     public func accept(_ id: String, at now: Timestamp) {
-        lock.lock()
-        defer { lock.unlock() }
-        if offers[id]?.state == .waiting { decide(id, .accepted, at: now) }
+        state.withLock { s in if s.offers[id]?.state == .waiting { decide(id, .accepted, in: &s, at: now) } }
     }
 
     public func decline(_ id: String, at now: Timestamp) {
-        lock.lock()
-        defer { lock.unlock() }
-        if offers[id]?.state == .waiting { decide(id, .declined, at: now) }
+        state.withLock { s in if s.offers[id]?.state == .waiting { decide(id, .declined, in: &s, at: now) } }
     }
 
-    private func decide(_ id: String, _ state: OfferState, at now: Timestamp) {
-        guard var offer = offers[id] else { return }
-        if state == .accepted { try? register.take(offer.bundle, at: now) }
-        offer.state = state
-        offers[id] = offer
+    private func decide(_ id: String, _ outcome: OfferState, in s: inout State, at now: Timestamp) {
+        guard var offer = s.offers[id] else { return }
+        if outcome == .accepted { try? register.take(offer.bundle, at: now) }
+        offer.state = outcome
+        s.offers[id] = offer
     }
 
     /// Answers one request from a peer presenting the certificate with fingerprint `peer` (nil:
     /// none), at `now`.
     public func handle(_ request: Request, from peer: String?, at now: Timestamp) -> Reply {
         tick(now)
-        lock.lock()
-        defer { lock.unlock() }
-        switch request.request {
-        case .hello:
-            return (.hello(name: name, paired: peer.map { pinned.contains($0) } == true), [])
-        case .pairBegin, .pairNonce, .pairFinish, .pairCancel:
-            guard let peer else { return refused("pairing needs the phone's certificate") }
-            return pairing(request.request, from: peer, at: now)
-        case .offer, .status, .photo:
-            // PAIR-3: only a phone pinned here is heard; nothing of anybody else's is kept.
-            guard let peer, pinned.contains(peer) else { return refused(Self.notPaired) }
-            return paired(request, at: now)
+        return state.withLock { s in
+            switch request.request {
+            case .hello:
+                return (.hello(name: name, paired: peer.map { s.pinned.contains($0) } == true), [])
+            case .pairBegin, .pairNonce, .pairFinish, .pairCancel:
+                guard let peer else { return refused("pairing needs the phone's certificate") }
+                return pairing(request.request, from: peer, in: &s, at: now)
+            case .offer, .status, .photo:
+                // PAIR-3: only a phone pinned here is heard; nothing of anybody else's is kept.
+                guard let peer, s.pinned.contains(peer) else { return refused(Self.notPaired) }
+                return paired(request, in: &s, at: now)
+            }
         }
     }
 
     /// Why a peer that is not pinned is refused.
     public static let notPaired = "this Mac has not paired with this iPhone: pair again"
 
-    private func pairing(_ request: MacRequest, from peer: String, at now: Timestamp) -> Reply {
+    private func pairing(_ request: MacRequest, from peer: String, in s: inout State, at now: Timestamp) -> Reply {
         switch request {
         case .pairBegin(let phoneName):
             let nonce = nonceSource()
             let name = phoneName.isEmpty ? "an iPhone" : String(phoneName.prefix(64))
-            pairings[peer] = PairingRequest(phone: peer, phoneName: name, state: .committed, macNonce: nonce)
+            s.pairings[peer] = PairingRequest(phone: peer, phoneName: name, state: .committed, macNonce: nonce)
             return (.pairCommit(commitment: hexString(PairingComparison.commitment(to: nonce))), [])
         case .pairNonce(let hex):
-            guard let request = pairings[peer], request.state == .committed else { return refused("no pairing was begun") }
+            guard let request = s.pairings[peer], request.state == .committed else { return refused("no pairing was begun") }
             guard let nonce = hexBytes(strict: hex), nonce.count >= 16, nonce.count <= 64 else {
                 return refused("a pairing nonce must be 16 to 64 bytes, as hex")
             }
             let number = PairingComparison.number(
                 macFingerprint: macFingerprint, phoneFingerprint: peer, macNonce: request.macNonce, phoneNonce: nonce)
-            pairings[peer]?.state = .comparing(number: number)
-            onPairingValue?(pairings[peer]!)
-            if confirmationValue == .automatic { pin(pairings[peer]!, at: now) }
+            s.pairings[peer]?.state = .comparing(number: number)
+            s.onPairing?(s.pairings[peer]!)
+            if s.confirmation == .automatic { pin(s.pairings[peer]!, in: &s, at: now) }
             return (.pairReveal(nonce: hexString(request.macNonce)), [])
         case .pairFinish:
-            switch pairings[peer]?.state {
+            switch s.pairings[peer]?.state {
             case .confirmed?: return (.paired(name: name), [])
             case .comparing?: return (.pairWaiting, [])
             case .rejected?: return refused("the person at the Mac saw another number")
             default: return refused("no pairing was begun")
             }
         default:  // .pairCancel
-            if let request = pairings[peer], request.state != .confirmed { pairings[peer]?.state = .rejected }
+            if let request = s.pairings[peer], request.state != .confirmed { s.pairings[peer]?.state = .rejected }
             return (.pairCancelled, [])
         }
     }
 
-    private func paired(_ request: Request, at now: Timestamp) -> Reply {
+    private func paired(_ request: Request, in s: inout State, at now: Timestamp) -> Reply {
         switch request.request {
         case .offer(let id):
             guard !id.isEmpty, id.utf8.count <= 128 else { return refused("an offer needs its transfer id") }
             // The same id again is the same offer: a retried send after a lost answer (HANDOVER-7).
-            if offers[id] == nil {
+            if s.offers[id] == nil {
                 guard let bundle = RegisterBundle.decode(request.body) else { return refused("the register bundle could not be read") }
-                offers[id] = Offer(id: id, bundle: bundle, receivedAt: now, state: .waiting)
+                s.offers[id] = Offer(id: id, bundle: bundle, receivedAt: now, state: .waiting)
             }
-            let offer = offers[id]!
+            let offer = s.offers[id]!
             return (.offer(transfer: id, waiting: offer.state == .waiting, summary: offer.bundle.summary), [])
         case .status(let id):
             // Accepted, declined and expired look the same from the phone.
-            guard let offer = offers[id] else { return (.unknownOffer(transfer: id), []) }
+            guard let offer = s.offers[id] else { return (.unknownOffer(transfer: id), []) }
             return (.offer(transfer: id, waiting: offer.state == .waiting, summary: offer.bundle.summary), [])
         default:  // .photo
             guard case .photo(let file) = request.request, !file.isEmpty, file.utf8.count <= 255, !file.contains("/"),

@@ -117,8 +117,8 @@ public final class ScenarioRunner {
         _ scenarios: [Scenario], jobs: Int, makeReader: @escaping @Sendable () throws -> any FrameReading,
         progress: @escaping @Sendable (ScenarioResult) -> Void
     ) -> [ScenarioResult] {
-        let results = ResultSlots(count: scenarios.count)
-        let next = NextIndex()
+        let results = Locked([ScenarioResult?](repeating: nil, count: scenarios.count))
+        let next = Locked(0)
         let devices = devices
         DispatchQueue.concurrentPerform(iterations: max(1, min(jobs, scenarios.count))) { _ in
             let runner = ScenarioRunner(devices: devices)
@@ -130,54 +130,22 @@ public final class ScenarioRunner {
                     let failed = ScenarioResult(
                         scenario: scenarios[i].name, rules: scenarios[i].rules, location: scenarios[i].location,
                         failure: "the reader could not be set up: \(error)", transcript: [], duration: .zero)
-                    results.set(i, failed)
+                    results.withLock { $0[i] = failed }
                     progress(failed)
                 }
                 return
             }
             while let i = next.take(below: scenarios.count) {
                 let result = runner.run(scenarios[i], reader: reader)
-                results.set(i, result)
+                results.withLock { $0[i] = result }
                 progress(result)
             }
         }
-        return results.all
+        return results.current.compactMap { $0 }
     }
 }
 
 func formatClock(_ d: Duration) -> String {
-    let ms = d.components.seconds * 1000 + d.components.attoseconds / 1_000_000_000_000_000
+    let ms = d.inMilliseconds
     return String(format: "%3lld.%03lld s", ms / 1000, ms % 1000)
-}
-
-// @unchecked Sendable: `slots` is only touched under `lock`.
-final class ResultSlots: @unchecked Sendable {
-    private var slots: [ScenarioResult?]
-    private let lock = NSLock()
-    init(count: Int) { slots = Array(repeating: nil, count: count) }
-    func set(_ i: Int, _ r: ScenarioResult) {
-        lock.lock()
-        slots[i] = r
-        lock.unlock()
-    }
-    var all: [ScenarioResult] {
-        lock.lock()
-        defer { lock.unlock() }
-        return slots.compactMap { $0 }
-    }
-}
-
-/// A shared counter handing out 0, 1, 2, ... to worker threads.
-// @unchecked Sendable: `value` is only touched under `lock`.
-public final class NextIndex: @unchecked Sendable {
-    private var value = 0
-    private let lock = NSLock()
-    public init() {}
-    public func take(below limit: Int) -> Int? {
-        lock.lock()
-        defer { lock.unlock() }
-        guard value < limit else { return nil }
-        value += 1
-        return value - 1
-    }
 }

@@ -66,8 +66,8 @@ public final class World {
         macFingerprint = identity.fingerprint
         macKey = identity.publicKey
         let clock = clock
-        let macNonces = Counter()
-        let nonces: @Sendable () -> [UInt8] = { sha256(Array("mac nonce \(macNonces.next())".utf8)) }
+        let macNonces = Locked(0)
+        let nonces: @Sendable () -> [UInt8] = { sha256(Array("mac nonce \(macNonces.take(below: .max) ?? 0)".utf8)) }
         switch phone.mac {
         case .notPaired:
             mac = SimulatedMac(
@@ -317,18 +317,4 @@ public final class World {
 public struct ScenarioError: Error, CustomStringConvertible {
     public let description: String
     public init(_ description: String) { self.description = description }
-}
-
-/// A counter several closures may share.
-// @unchecked Sendable: `value` is only touched under `lock`.
-final class Counter: @unchecked Sendable {
-    private var value = 0
-    private let lock = NSLock()
-
-    func next() -> Int {
-        lock.lock()
-        defer { lock.unlock() }
-        value += 1
-        return value
-    }
 }

@@ -40,7 +40,7 @@ public final class RealClock: SessionClock {
 
     public func advance(to time: Duration) {
         let wait = time - now
-        if wait > .zero { Thread.sleep(forTimeInterval: Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18) }
+        if wait > .zero { Thread.sleep(forTimeInterval: wait.inSeconds) }
     }
 
     public func timestamp(_ time: Duration) -> Timestamp { origin.adding(time) }

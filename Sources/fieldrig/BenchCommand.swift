@@ -120,11 +120,9 @@ func percentiles(_ samples: [Duration]) -> (median: Duration, p90: Duration) {
     return (rank(0.5), rank(0.9))
 }
 
-func seconds(_ d: Duration) -> Double {
-    Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
-}
+func seconds(_ d: Duration) -> Double { d.inSeconds }
 
-func ms(_ d: Duration) -> String { String(format: "%.1f ms", seconds(d) * 1000) }
+func ms(_ d: Duration) -> String { formatMilliseconds(d) }
 
 func ratio(_ a: Duration, _ b: Duration) -> Double { seconds(b) > 0 ? seconds(a) / seconds(b) : 0 }
 

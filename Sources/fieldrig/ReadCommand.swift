@@ -105,7 +105,7 @@ enum ReadCommand: Command {
         let workers = min(jobs, files.count)
         let outcomes = OrderedOutcomes<Result<Read, ImageError>>(count: files.count)
         let setupError = OrderedOutcomes<ReaderError>(count: 1)
-        let next = NextIndex()
+        let next = Locked(0)
         DispatchQueue.global().async {
             DispatchQueue.concurrentPerform(iterations: workers) { _ in
                 let reader: FrameReader

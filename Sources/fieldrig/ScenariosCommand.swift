@@ -65,7 +65,7 @@ enum ScenariosCommand: Command {
         let barcodesOnly = options.has("--barcodes-only")
         let devices = FileManager.default.fileExists(atPath: "Devices/sequences") ? "Devices" : ScenarioPaths.devices
         let start = ContinuousClock.now
-        let done = NextIndex()
+        let done = Locked(0)
         let total = selected.count
         let results = ScenarioRunner(devices: devices).runAll(
             selected, jobs: jobs,

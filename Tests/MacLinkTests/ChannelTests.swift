@@ -25,39 +25,22 @@ func pairedMac(_ register: Register, _ folder: String, answer: MacAnswer = .byHa
         answer: answer)
 }
 
-/// A thread-safe record of what a server was sent.
-final class Received: @unchecked Sendable {
-    // @unchecked Sendable: `types` is only touched under `lock`.
-    private var types: [String] = []
-    private let lock = NSLock()
-    func add(_ type: String) {
-        lock.lock()
-        types.append(type)
-        lock.unlock()
-    }
-    var all: [String] {
-        lock.lock()
-        defer { lock.unlock() }
-        return types
-    }
-}
-
 @Suite("The pinned channel, over a real loopback socket")
 struct ChannelTests {
     @Test("the pinned client talks to the Mac whose certificate it pinned")
     func pinned() throws {
         let identity = try Identity.generate(name: "Studio Mac")
         let server = try TLSServer(identity: identity, host: "127.0.0.1", port: 0)
-        let received = Received()
+        let received = Locked([String]())
         server.serve { request, _ in
-            received.add(request.request.name)
+            received.withLock { $0.append(request.request.name) }
             return (MacReply.received(file: "echo", bytes: request.body.count, sha256: ""), request.body.reversed())
         }
         defer { server.stop() }
         let client = PinnedClient(address: "127.0.0.1:\(server.port)", pin: identity.fingerprint)
         let answer = try client.request(MacRequest.photo(file: "a.jpg"), [1, 2, 3])
         #expect(answer.reply == .received(file: "echo", bytes: 3, sha256: "") && answer.body == [3, 2, 1])
-        #expect(received.all == ["photo"])
+        #expect(received.current == ["photo"])
         #expect(identity.fingerprint.count == 64 && identity.fingerprint.allSatisfy(\.isHexDigit))
     }
 
@@ -66,9 +49,9 @@ struct ChannelTests {
         let impostor = try Identity.generate(name: "Studio Mac")
         let pinned = try Identity.generate(name: "Studio Mac")
         let server = try TLSServer(identity: impostor, host: "127.0.0.1", port: 0)
-        let received = Received()
+        let received = Locked([String]())
         server.serve { request, _ in
-            received.add(request.request.name)
+            received.withLock { $0.append(request.request.name) }
             return (MacReply.pairCancelled, [])
         }
         defer { server.stop() }
@@ -78,7 +61,7 @@ struct ChannelTests {
         } throws: { error in
             (error as? LinkError)?.kind == .notThePairedMac(presented: impostor.fingerprint)
         }
-        #expect(received.all.isEmpty)
+        #expect(received.current.isEmpty)
     }
 
     @Test("nothing listening: unreachable")

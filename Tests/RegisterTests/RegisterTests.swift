@@ -260,20 +260,6 @@ struct PhotoTests {
     }
 }
 
-@Suite("Timestamps")
-struct TimestampTests {
-    @Test("civil dates round-trip through milliseconds and ISO 8601")
-    func civil() {
-        #expect(Timestamp(year: 1970, month: 1, day: 1).milliseconds == 0)
-        #expect(Timestamp(year: 2000, month: 3, day: 1).milliseconds == 951_868_800_000)
-        #expect(t0.iso8601 == "2026-11-30T09:00:00.000Z")
-        #expect(Timestamp(iso8601: "2026-11-30T09:00:00.250Z") == t0.adding(.milliseconds(250)))
-        #expect(Timestamp(iso8601: "yesterday") == nil)
-        #expect(Timestamp(year: 2024, month: 2, day: 29, hour: 23, minute: 59).stamp == "29 Feb 2024 23:59")
-        #expect(Timestamp(milliseconds: -1).iso8601 == "1969-12-31T23:59:59.999Z")
-    }
-}
-
 @Suite("Stored reasons are codes")
 struct StoredCodesTests {
     @Test("a register that stored the old sentences is migrated to codes, and reads back the same reasons")

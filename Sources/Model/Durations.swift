@@ -1,0 +1,23 @@
+extension Duration {
+    /// In seconds, as a floating-point number (for rates and ratios, never for stored times).
+    public var inSeconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+
+    /// Whole milliseconds, rounded towards zero.
+    public var inMilliseconds: Int64 { components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000 }
+
+    /// Whole microseconds, rounded towards zero.
+    public var inMicroseconds: Int64 { components.seconds * 1_000_000 + components.attoseconds / 1_000_000_000_000 }
+}
+
+/// A duration as seconds with six decimals, as sequence files and logs write it: "1.250000".
+public func formatSeconds(_ d: Duration) -> String {
+    let micros = d.inMicroseconds
+    let fraction = String(abs(micros % 1_000_000))
+    return "\(micros / 1_000_000).\(String(repeating: "0", count: 6 - fraction.count))\(fraction)"
+}
+
+/// A duration as milliseconds with one decimal, for benchmarks: "12.3 ms".
+public func formatMilliseconds(_ d: Duration) -> String {
+    let tenths = Int64((d.inSeconds * 10_000).rounded())
+    return "\(tenths / 10).\(abs(tenths % 10)) ms"
+}
