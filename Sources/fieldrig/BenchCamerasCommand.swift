@@ -29,7 +29,7 @@ enum BenchCamerasCommand: Command {
         let options = try Options(arguments, flags: [], values: ["--frames"])
         let count = try options.integer("--frames", default: 300, in: 10...1_000_000)
         let labels = try BenchReadCommand.defaultLabels().prefix(4)
-        let frames = try labels.map { path in try wrapImage { () throws(ImageError) in try ImageFile.load(path) } }
+        let frames = try labels.map { path in try ImageFile.load(path) }
 
         // The file-sequence camera, on its own clock: as fast as frames can be asked for.
         let folder = NSTemporaryDirectory() + "fieldrig-bench-seq-\(getpid())"
@@ -37,11 +37,11 @@ enum BenchCamerasCommand: Command {
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         var description = "fps 30\n"
         for (i, frame) in frames.enumerated() {
-            try wrapImage { () throws(ImageError) in try ImageFile.writePNG(frame, to: "\(folder)/\(i).png") }
+            try ImageFile.writePNG(frame, to: "\(folder)/\(i).png")
             description += "hold \(i).png 0.5\n"
         }
         try (description + "end loop\n").write(toFile: "\(folder)/sequence", atomically: true, encoding: .utf8)
-        let sequence = try wrap { () throws(SequenceError) in try FileSequenceCamera(folder: folder) }
+        let sequence = try FileSequenceCamera(folder: folder)
         try sequence.start(.label)
         let sequenceTime = measure(count) { _ = sequence.nextEvent(before: .seconds(1_000_000)) }
         emit("file-sequence camera, frames kept decoded   \(rate(count, sequenceTime))")
@@ -51,11 +51,11 @@ enum BenchCamerasCommand: Command {
         try? FileManager.default.createDirectory(atPath: long, withIntermediateDirectories: true)
         var lines = "fps 30\n"
         for i in 0...FileSequenceCamera.cacheLimit {
-            try wrapImage { () throws(ImageError) in try ImageFile.writePNG(frames[i % frames.count], to: "\(long)/\(i).png") }
+            try ImageFile.writePNG(frames[i % frames.count], to: "\(long)/\(i).png")
             lines += "hold \(i).png 0.034\n"
         }
         try (lines + "end loop\n").write(toFile: "\(long)/sequence", atomically: true, encoding: .utf8)
-        let recording = try wrap { () throws(SequenceError) in try FileSequenceCamera(folder: long) }
+        let recording = try FileSequenceCamera(folder: long)
         try recording.start(.label)
         let recordingTime = measure(count) { _ = recording.nextEvent(before: .seconds(1_000_000)) }
         emit("file-sequence camera, decoding each PNG     \(rate(count, recordingTime))")
@@ -64,7 +64,7 @@ enum BenchCamerasCommand: Command {
             emit("V4L2 path: skipped (FUSE or the built fake-v4l2 is not available here)")
             return ExitCode.success
         }
-        let mount = try wrap { () throws(SequenceError) in try FakeV4L2Mount(frames: frames, options: ["--loop"], binary: binary) }
+        let mount = try FakeV4L2Mount(frames: frames, options: ["--loop"], binary: binary)
         let size = frames[0].width * frames[0].height
         let fd = open(mount.path, O_RDONLY)
         guard fd >= 0 else { throw CommandFailure("\(mount.path): \(errnoDescription(errno))") }
@@ -101,14 +101,5 @@ enum BenchCamerasCommand: Command {
 
     static func rate(_ count: Int, _ time: Duration) -> String {
         String(format: "%8.0f frames/s  (%.3f ms a frame)", Double(count) / seconds(time), seconds(time) / Double(count) * 1000)
-    }
-}
-
-/// Runs `body`, turning an image error into a command failure.
-func wrapImage<T>(_ body: () throws(ImageError) -> T) throws -> T {
-    do throws(ImageError) {
-        return try body()
-    } catch {
-        throw CommandFailure(error.description)
     }
 }

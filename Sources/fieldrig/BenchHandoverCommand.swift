@@ -35,36 +35,31 @@ enum BenchHandoverCommand: Command {
                 tag: String(format: "MF-%06d", i), name: "Machine \(i)", serial: String(format: "SN%08d", i), model: "Model \(i % 40)",
                 site: "Site \(i % 25)", person: "Person \(i % 300)", vendor: "Vendor \(i % 30)", agreement: "AG-\(i % 50)")
         }
-        let phone = try registerCall { () throws(RegisterError) in
-            let r = try Register(path: "\(folder)/phone.sqlite")
-            try r.apply(seed, at: t)
-            return r
-        }
-        let macRegister = try registerCall { () throws(RegisterError) in try Register(path: "\(folder)/mac.sqlite") }
-        let identity = try link { () throws(LinkError) in try Identity.generate(name: "Studio Mac") }
-        let phoneIdentity = try link { () throws(LinkError) in try Identity.generate(name: "iPhone") }
-        try registerCall { () throws(RegisterError) in
-            try macRegister.pinPhone(PairedPhone(fingerprint: phoneIdentity.fingerprint, name: "iPhone", pairedAt: t))
-        }
+        let phone = try Register(path: "\(folder)/phone.sqlite")
+        try phone.apply(seed, at: t)
+        let macRegister = try Register(path: "\(folder)/mac.sqlite")
+        let identity = try Identity.generate(name: "Studio Mac")
+        let phoneIdentity = try Identity.generate(name: "iPhone")
+        try macRegister.pinPhone(PairedPhone(fingerprint: phoneIdentity.fingerprint, name: "iPhone", pairedAt: t))
         let mac = SimulatedMac(
             name: "Studio Mac", fingerprint: identity.fingerprint, register: macRegister, photosFolder: "\(folder)/mac-photos",
             answer: .byHand)
-        let server = try link { () throws(LinkError) in try TLSServer(identity: identity, host: "127.0.0.1", port: 0) }
+        let server = try TLSServer(identity: identity, host: "127.0.0.1", port: 0)
         server.serve { mac.handle($0, from: $1, at: t) }
         defer { server.stop() }
         let client = PinnedClient(address: "127.0.0.1:\(server.port)", pin: identity.fingerprint, identity: phoneIdentity)
 
         var start = ContinuousClock.now
-        let bundle = try registerCall { () throws(RegisterError) in try phone.bundle() }.encoded()
+        let bundle = try phone.bundle().encoded()
         let bundleTime = ContinuousClock.now - start
         start = ContinuousClock.now
-        let answer = try link { () throws(LinkError) in try client.request(.offer(transfer: "bench"), bundle) }
+        let answer = try client.request(.offer(transfer: "bench"), bundle)
         let offerTime = ContinuousClock.now - start
         guard case .offer(_, true, _) = answer.reply else { throw CommandFailure("the Mac did not take the offer: \(answer.reply)") }
         start = ContinuousClock.now
         mac.accept("bench", at: t)
         let acceptTime = ContinuousClock.now - start
-        guard try registerCall({ () throws(RegisterError) in try macRegister.counts() }).assets == count else {
+        guard try macRegister.counts().assets == count else {
             throw CommandFailure("the Mac did not write every asset")
         }
         emit(
@@ -73,19 +68,17 @@ enum BenchHandoverCommand: Command {
                 Double(bundle.count) / 1e6, ms(bundleTime), ms(offerTime)))
         emit("the Mac accepting it (writing \(count) assets and their audit entries): \(ms(acceptTime))")
 
-        try registerCall { () throws(RegisterError) in
-            try phone.setStorageCeiling(1 << 40, at: t)
-            try phone.pair(
-                Pairing(macName: "Studio Mac", address: "127.0.0.1:\(server.port)", fingerprint: identity.fingerprint, pairedAt: t))
-            var photo = [UInt8](repeating: 0, count: 2_000_000)
-            for i in 0..<uploads {
-                photo[i] &+= 1
-                try phone.queue(try phone.keepCapture(photo, tag: "MF-000001", at: t), at: t)
-            }
+        try phone.setStorageCeiling(1 << 40, at: t)
+        try phone.pair(
+            Pairing(macName: "Studio Mac", address: "127.0.0.1:\(server.port)", fingerprint: identity.fingerprint, pairedAt: t))
+        var photo = [UInt8](repeating: 0, count: 2_000_000)
+        for i in 0..<uploads {
+            photo[i] &+= 1
+            try phone.queue(try phone.keepCapture(photo, tag: "MF-000001", at: t), at: t)
         }
         let uploader = Uploader(register: phone, receiver: LinkPhotoReceiver(connection: client))
         start = ContinuousClock.now
-        let outcomes = try registerCall { () throws(RegisterError) in try uploader.drain(at: t) }
+        let outcomes = try uploader.drain(at: t)
         let uploadTime = ContinuousClock.now - start
         guard outcomes.allSatisfy({ if case .sent = $0 { true } else { false } }), outcomes.count == uploads else {
             throw CommandFailure("uploads failed: \(outcomes)")

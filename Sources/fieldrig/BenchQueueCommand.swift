@@ -28,23 +28,19 @@ enum BenchQueueCommand: Command {
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let t = Timestamp(year: 2026, month: 11, day: 30)
-        let register = try registerCall { () throws(RegisterError) in
-            let r = try Register(path: "\(folder)/register.sqlite")
-            try r.apply(.demo, at: t)
-            try r.setStorageCeiling(1 << 40, at: t)
-            try r.pair(
-                Pairing(macName: "Studio Mac", address: "127.0.0.1:7443", fingerprint: String(repeating: "ab", count: 32), pairedAt: t))
-            return r
-        }
+        let register = try Register(path: "\(folder)/register.sqlite")
+        try register.apply(.demo, at: t)
+        try register.setStorageCeiling(1 << 40, at: t)
+        try register.pair(
+            Pairing(macName: "Studio Mac", address: "127.0.0.1:7443", fingerprint: String(repeating: "ab", count: 32), pairedAt: t))
         var photo = [UInt8](repeating: 0, count: 2_000_000)
         for i in 0..<uploads {
             photo[i] &+= 1
-            try registerCall { () throws(RegisterError) in try register.queue(try register.keepCapture(photo, tag: "MF-0001", at: t), at: t)
-            }
+            try register.queue(try register.keepCapture(photo, tag: "MF-0001", at: t), at: t)
         }
         let uploader = Uploader(register: register, receiver: FolderReceiver(folder: "\(folder)/mac"))
         var start = ContinuousClock.now
-        let outcomes = try registerCall { () throws(RegisterError) in try uploader.drain(at: t) }
+        let outcomes = try uploader.drain(at: t)
         let uploadTime = ContinuousClock.now - start
         guard outcomes.count == uploads else { throw CommandFailure("only \(outcomes.count) of \(uploads) uploaded") }
         emit(
@@ -53,16 +49,15 @@ enum BenchQueueCommand: Command {
                 Double(uploads) / seconds(uploadTime), uploads, seconds(uploadTime)))
 
         for i in 0..<captureCount {
-            let capture = try registerCall { () throws(RegisterError) in
-                try register.keepCapture([UInt8(i & 0xFF), UInt8(i >> 8), 1], tag: "MF-0002", at: t.adding(.milliseconds(Int64(i))))
-            }
-            if i % 2 == 0 { try registerCall { () throws(RegisterError) in try register.queue(capture, at: t) } }
+            let capture = try register.keepCapture(
+                [UInt8(i & 0xFF), UInt8(i >> 8), 1], tag: "MF-0002", at: t.adding(.milliseconds(Int64(i))))
+            if i % 2 == 0 { try register.queue(capture, at: t) }
         }
         var samples: [Duration] = []
         var summary: QueueSummary? = nil
         for _ in 0..<20 {
             start = ContinuousClock.now
-            summary = try registerCall { () throws(RegisterError) in try QueueSummary.of(register, macReachable: true) }
+            summary = try QueueSummary.of(register, macReachable: true)
             samples.append(ContinuousClock.now - start)
         }
         emit(

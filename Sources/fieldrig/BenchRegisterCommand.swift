@@ -25,9 +25,9 @@ enum BenchRegisterCommand: Command {
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         var time = Timestamp(year: 2026, month: 1, day: 1)
-        let register = try registerCall { () throws(RegisterError) in try Register(path: "\(folder)/register.sqlite") }
-        try registerCall { () throws(RegisterError) in try register.apply(.demo, at: time) }
-        let tags = try registerCall { () throws(RegisterError) in try register.assets() }.filter { $0.state != .disposed }.map(\.tag)
+        let register = try Register(path: "\(folder)/register.sqlite")
+        try register.apply(.demo, at: time)
+        let tags = try register.assets().filter { $0.state != .disposed }.map(\.tag)
 
         var start = ContinuousClock.now
         for i in 0..<stampCount {
@@ -48,7 +48,7 @@ enum BenchRegisterCommand: Command {
         for i in 0..<captureCount {
             time = time.adding(.seconds(1))
             photo[Int.random(in: 0..<photo.count, using: &random)] &+= 1  // each photograph differs
-            _ = try registerCall { () throws(RegisterError) in try register.keepCapture(photo, tag: tags[i % tags.count], at: time) }
+            _ = try register.keepCapture(photo, tag: tags[i % tags.count], at: time)
         }
         let captureTime = ContinuousClock.now - start
         emit(

@@ -27,8 +27,8 @@ enum BenchScanCommand: Command {
         let folder = NSTemporaryDirectory() + "fieldrig-bench-scan-\(getpid())"
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let register = try registerCall { () throws(RegisterError) in try Register(path: "\(folder)/register.sqlite") }
-        try registerCall { () throws(RegisterError) in try register.apply(.demo, at: Timestamp(year: 2026, month: 11, day: 30)) }
+        let register = try Register(path: "\(folder)/register.sqlite")
+        try register.apply(.demo, at: Timestamp(year: 2026, month: 11, day: 30))
         let reader = try LiveRead.wrapReader()
 
         var tagTimes: [Duration] = []
@@ -36,10 +36,8 @@ enum BenchScanCommand: Command {
         var labelSession: Duration = .zero
         for _ in 0..<runs {
             // The tag: frames up to the first tag frame, then time that one frame to the card.
-            let tagCamera = try wrap { () throws(SequenceError) in try FileSequenceCamera(folder: "Devices/sequences/tag-mf-0004") }
-            let tag = try registerCall { () throws(RegisterError) in
-                try ScanDriver(purpose: .walkRound, camera: tagCamera, reader: reader, register: register, clock: VirtualClock())
-            }
+            let tagCamera = try FileSequenceCamera(folder: "Devices/sequences/tag-mf-0004")
+            let tag = try ScanDriver(purpose: .walkRound, camera: tagCamera, reader: reader, register: register, clock: VirtualClock())
             tag.send(.opened)
             tag.run(until: .milliseconds(199))
             let start = ContinuousClock.now
@@ -47,11 +45,8 @@ enum BenchScanCommand: Command {
             guard tag.sheet.hit != nil else { throw CommandFailure("the tag did not draw its card") }
             tagTimes.append(ContinuousClock.now - start)
 
-            let labelCamera = try wrap { () throws(SequenceError) in try FileSequenceCamera(folder: "Devices/sequences/dell-latitude-hold")
-            }
-            let label = try registerCall { () throws(RegisterError) in
-                try ScanDriver(purpose: .intake, camera: labelCamera, reader: reader, register: register, clock: VirtualClock())
-            }
+            let labelCamera = try FileSequenceCamera(folder: "Devices/sequences/dell-latitude-hold")
+            let label = try ScanDriver(purpose: .intake, camera: labelCamera, reader: reader, register: register, clock: VirtualClock())
             label.send(.opened)
             label.run(until: .milliseconds(199))
             let labelStart = ContinuousClock.now

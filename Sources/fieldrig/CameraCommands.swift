@@ -94,14 +94,12 @@ enum RecordCommand: Command {
             throw CommandFailure("\(sourceText): \(CamerasCommand.troubleSentence(error))")
         }
         defer { camera.stop() }
-        let recorder = try wrap { () throws(SequenceError) in
-            try SequenceRecorder(folder: options.positional[0], note: "recorded from \(camera.name) by fieldrig record")
-        }
+        let recorder = try SequenceRecorder(folder: options.positional[0], note: "recorded from \(camera.name) by fieldrig record")
         let end = Duration.seconds(seconds)
         while recorder.count < limit, let event = camera.nextEvent(before: end) {
             switch event {
             case .frame(let frame):
-                try wrap { () throws(SequenceError) in try recorder.append(frame) }
+                try recorder.append(frame)
             case .trouble(let trouble, let at):
                 printError("fieldrig record: the camera reported \(trouble) at \(formatSeconds(at)) s; kept \(recorder.count) frames")
                 return recorder.count > 0 ? ExitCode.success : ExitCode.failure
@@ -124,16 +122,7 @@ func openCamera(_ source: String, faults: [String]) throws -> any CameraDevice {
             throw UsageError("--fault \(error.description)")
         }
     }
-    return try wrap { () throws(SequenceError) in try CameraSource(parsing: source).open(faults: script) }
-}
-
-/// Runs `body`, turning a sequence error into a command failure.
-func wrap<T>(_ body: () throws(SequenceError) -> T) throws -> T {
-    do throws(SequenceError) {
-        return try body()
-    } catch {
-        throw CommandFailure(error.description)
-    }
+    return try CameraSource(parsing: source).open(faults: script)
 }
 
 /// `fieldrig read --camera`: readings as they come from a live camera source.

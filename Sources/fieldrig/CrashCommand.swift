@@ -36,7 +36,7 @@ enum CrashRegisterCommand: Command {
         let harness = try CrashHarness(arguments, defaultKills: 50, name: "register")
         defer { withExtendedLifetime(harness) {} }  // its folder lives until the run ends
         let (kills, seed, path) = (harness.kills, harness.seed, harness.path)
-        try registerCall { () throws(RegisterError) in try Register(path: path).apply(.demo, at: Timestamp(year: 2026, month: 1, day: 1)) }
+        try Register(path: path).apply(.demo, at: Timestamp(year: 2026, month: 1, day: 1))
 
         var random = SeededRandom(seed: UInt64(seed))
         var stamps: Set<Int> = []
@@ -60,13 +60,13 @@ enum CrashRegisterCommand: Command {
 
             let register: Register
             do { register = try Register(path: path) } catch { throw fail(kill, "the register did not open: \(error)") }
-            let integrity = try registerCall { () throws(RegisterError) in try register.integrityCheck() }
+            let integrity = try register.integrityCheck()
             guard integrity == "ok" else { throw fail(kill, "integrity_check says \(integrity)") }
-            let present = Set(try registerCall { () throws(RegisterError) in try register.stamps() }.map(\.id))
+            let present = Set(try register.stamps().map(\.id))
             guard stamps.isSubset(of: present) else {
                 throw fail(kill, "reported stamps \(stamps.subtracting(present).sorted()) are missing")
             }
-            let rows = try registerCall { () throws(RegisterError) in try register.captures() }
+            let rows = try register.captures()
             let byID = Dictionary(uniqueKeysWithValues: rows.map { ($0.id, $0) })
             for (id, expected) in captures {
                 guard let row = byID[id], row.file == expected.file, row.sha256 == expected.sha else {
@@ -191,12 +191,10 @@ enum CrashQueueCommand: Command {
         let (kills, seed, path) = (harness.kills, harness.seed, harness.path)
         let mac = "\(harness.folder)/mac-photos"
         let start = Timestamp(year: 2026, month: 1, day: 1)
-        try registerCall { () throws(RegisterError) in
-            let register = try Register(path: path)
-            try register.apply(.demo, at: start)
-            try register.pair(
-                Pairing(macName: "Studio Mac", address: "127.0.0.1:7443", fingerprint: String(repeating: "ab", count: 32), pairedAt: start))
-        }
+        let register = try Register(path: path)
+        try register.apply(.demo, at: start)
+        try register.pair(
+            Pairing(macName: "Studio Mac", address: "127.0.0.1:7443", fingerprint: String(repeating: "ab", count: 32), pairedAt: start))
         var random = SeededRandom(seed: UInt64(seed))
         var kept: [String: String] = [:]  // file -> digest, as the child reported
         var allSentSeen = 0
@@ -206,9 +204,9 @@ enum CrashQueueCommand: Command {
         }
         /// The checks after a restart, against the truth: what the Mac's folder really holds.
         func check(_ register: Register, _ kill: Int) throws {
-            let summary = try registerCall { () throws(RegisterError) in try QueueSummary.of(register, macReachable: true) }
-            let rows = try registerCall { () throws(RegisterError) in try register.queueRows() }
-            let captures = try registerCall { () throws(RegisterError) in try register.captures() }
+            let summary = try QueueSummary.of(register, macReachable: true)
+            let rows = try register.queueRows()
+            let captures = try register.captures()
             let phoneFiles = Set(
                 (try? FileManager.default.contentsOfDirectory(atPath: register.photosFolder))?.filter { !$0.hasSuffix(".partial") } ?? [])
             func onMac(_ file: String, _ digest: String) -> Bool {
@@ -254,12 +252,10 @@ enum CrashQueueCommand: Command {
             try check(register, kill)
             // Every fourth restart, the app finishes the job with the Mac in reach: sync, queue, push.
             if kill % 4 == 0 {
-                try registerCall { () throws(RegisterError) in
-                    for asset in try register.assets() { try register.markSynced(tag: asset.tag, at: start) }
-                    try register.queueKept(at: start)
-                    for row in try register.queueRows() where row.state == .needsDecision { try register.retryUpload(row, at: start) }
-                    try Uploader(register: register, receiver: FolderReceiver(folder: mac)).drain(at: start)
-                }
+                for asset in try register.assets() { try register.markSynced(tag: asset.tag, at: start) }
+                try register.queueKept(at: start)
+                for row in try register.queueRows() where row.state == .needsDecision { try register.retryUpload(row, at: start) }
+                try Uploader(register: register, receiver: FolderReceiver(folder: mac)).drain(at: start)
                 try check(register, kill)
             }
         }

@@ -60,16 +60,14 @@ enum LiveCommand: Command {
             path = temporary! + "/register.sqlite"
         }
         defer { if let temporary { try? FileManager.default.removeItem(atPath: temporary) } }
-        let register = try registerCall { () throws(RegisterError) in try Register(path: path) }
-        if temporary != nil { try registerCall { () throws(RegisterError) in try register.apply(.demo, at: RegisterCommand.now()) } }
+        let register = try Register(path: path)
+        if temporary != nil { try register.apply(.demo, at: RegisterCommand.now()) }
         let virtual = options.has("--virtual")
         let clock: any SessionClock = virtual ? VirtualClock() : RealClock()
         let reader: any FrameReading = virtual ? CachingReader(try LiveRead.wrapReader()) : try LiveRead.wrapReader()
-        let driver = try registerCall { () throws(RegisterError) in
-            try ScanDriver(
-                purpose: options.has("--walk-round") ? .walkRound : .intake, camera: camera, reader: reader, register: register,
-                clock: clock)
-        }
+        let driver = try ScanDriver(
+            purpose: options.has("--walk-round") ? .walkRound : .intake, camera: camera, reader: reader, register: register,
+            clock: clock)
         driver.send(.opened)
         var serial: SerialDriver? = nil
         var openings = 0

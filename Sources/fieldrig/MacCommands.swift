@@ -58,8 +58,8 @@ enum MacCommand: Command {
         case let other: throw UsageError("--answer takes accept, decline, expire or ask, not '\(other)'")
         }
         let state = try privateFolder(options.value("--state"))
-        let identity = try link { () throws(LinkError) in try Identity.stored(at: "\(state)/identity.pem", name: name) }
-        let register = try registerCall { () throws(RegisterError) in try Register(path: "\(state)/mac-register.sqlite") }
+        let identity = try Identity.stored(at: "\(state)/identity.pem", name: name)
+        let register = try Register(path: "\(state)/mac-register.sqlite")
         let mac = SimulatedMac(
             name: name, fingerprint: identity.fingerprint, register: register, photosFolder: "\(state)/photos", answer: answer,
             pairing: options.has("--confirm-pairing") ? .automatic : .byHand)
@@ -72,10 +72,10 @@ enum MacCommand: Command {
                         + "Type 'pair yes' if the iPhone shows the same number, 'pair no' if not.")
             }
         }
-        let server = try link { () throws(LinkError) in try TLSServer(identity: identity, host: host, port: port) }
-        let code = try link { () throws(LinkError) in try identity.pairingCode(name: name, address: "\(host):\(server.port)") }
+        let server = try TLSServer(identity: identity, host: host, port: port)
+        let code = try identity.pairingCode(name: name, address: "\(host):\(server.port)")
         if let png = options.value("--code-png"), let frame = QRCodeImage.frame(code.payload) {
-            try wrapImage { () throws(ImageError) in try ImageFile.writePNG(frame, to: png) }
+            try ImageFile.writePNG(frame, to: png)
         }
         server.serve { request, peer in mac.handle(request, from: peer, at: RegisterCommand.now()) }
         emit("pairing code: \(code.payload)")
@@ -147,15 +147,6 @@ enum MacCommand: Command {
     }
 }
 
-/// Runs `body`, turning a link error into a command failure.
-func link<T>(_ body: () throws(LinkError) -> T) throws -> T {
-    do throws(LinkError) {
-        return try body()
-    } catch {
-        throw CommandFailure(error.description)
-    }
-}
-
 /// `fieldrig pair`: pair the phone's register with a Mac from its pairing code.
 enum PairCommand: Command {
     static let name = ["pair"]
@@ -190,7 +181,7 @@ enum PairCommand: Command {
         guard let code = PairingCode.prove(options.positional[0]) else {
             throw CommandFailure("that is not a Mac's pairing code, or it was altered: check you copied all of it")
         }
-        let register = try registerCall { () throws(RegisterError) in try Register(path: path) }
+        let register = try Register(path: path)
         let identity = try PhoneIdentity.of(register)
         let client = PinnedClient(address: code.address, pin: code.fingerprint, identity: identity, expectedKey: code.publicKey)
         let driver = PairingDriver(
@@ -249,8 +240,8 @@ enum HandoverCommand: Command {
     static func run(_ arguments: [String]) throws -> Int32 {
         let options = try Options(arguments, flags: ["--send", "--check"], values: ["--register"])
         guard let path = options.value("--register"), options.positional.isEmpty else { throw UsageError("give --register PATH") }
-        let register = try registerCall { () throws(RegisterError) in try Register(path: path) }
-        let pairing = try registerCall { () throws(RegisterError) in try register.pairing() }
+        let register = try Register(path: path)
+        let pairing = try register.pairing()
         var connection: (any MacConnection)? = nil
         var reachable = false
         if let pairing {
@@ -263,10 +254,8 @@ enum HandoverCommand: Command {
             }
             connection = client
         }
-        let driver = try registerCall { () throws(RegisterError) in
-            try HandoverDriver(register: register, connection: connection, reachable: reachable, clock: RealClock())
-        }
-        driver.send(.appeared(stored: try registerCall { () throws(RegisterError) in try register.currentTransfer() }))
+        let driver = try HandoverDriver(register: register, connection: connection, reachable: reachable, clock: RealClock())
+        driver.send(.appeared(stored: try register.currentTransfer()))
         if options.has("--send") { driver.send(.tapSend(newTransfer: UUID().uuidString.lowercased())) }
         if options.has("--check") { driver.send(.tapCheckAgain) }
         emit(render(driver.screen))

@@ -31,11 +31,9 @@ enum QueueCommand: Command {
         guard options.positional.count == 1 else {
             throw UsageError("unknown subcommand '\(options.positional.dropFirst().joined(separator: " "))'")
         }
-        let register = try registerCall { () throws(RegisterError) in try Register(path: path, readOnly: true) }
-        let summary = try registerCall { () throws(RegisterError) in
-            try QueueSummary.of(register, macReachable: !options.has("--mac-unreachable"))
-        }
-        let screen = QueueScreen(summary: summary, rows: try registerCall { () throws(RegisterError) in try register.queueRows() })
+        let register = try Register(path: path, readOnly: true)
+        let summary = try QueueSummary.of(register, macReachable: !options.has("--mac-unreachable"))
+        let screen = QueueScreen(summary: summary, rows: try register.queueRows())
         if options.has("--json") {
             emit(
                 JSON.object([
@@ -65,10 +63,10 @@ enum QueueCommand: Command {
 /// step only once it is on disk, until it is killed.
 enum QueueChurn {
     static func run(path: String, macFolder: String, seed: UInt64) throws -> Int32 {
-        let register = try registerCall { () throws(RegisterError) in try Register(path: path) }
+        let register = try Register(path: path)
         let receiver = FolderReceiver(folder: macFolder)
         let uploader = Uploader(register: register, receiver: receiver)
-        let tags = try registerCall { () throws(RegisterError) in try register.assets() }.map(\.tag)
+        let tags = try register.assets().map(\.tag)
         var random = SeededRandom(seed: seed)
         var time = Timestamp(year: 2026, month: 2, day: 1).adding(.seconds(Int64(seed % 100_000) * 60))
         for i in 0..<Int.max {
@@ -76,20 +74,18 @@ enum QueueChurn {
             let size = Int.random(in: 1_000...300_000, using: &random)
             var photo = [UInt8](repeating: 0, count: size)
             for j in stride(from: 0, to: size, by: 16) { photo[j] = UInt8.random(in: 0...255, using: &random) }
-            let capture = try registerCall { () throws(RegisterError) in
-                try register.keepCapture(photo, tag: tags[Int.random(in: 0..<tags.count, using: &random)], at: time)
-            }
+            let capture = try register.keepCapture(photo, tag: tags[Int.random(in: 0..<tags.count, using: &random)], at: time)
             emit("kept \(capture.file) \(capture.sha256)")
-            let reason = try registerCall { () throws(RegisterError) in try register.queue(capture, at: time) }
+            let reason = try register.queue(capture, at: time)
             emit("queued \(capture.file) \(reason?.rawValue ?? "-")")
             if i % 7 == 6 {
                 // Now and then the Mac syncs the new assets, and kept photographs are queued.
-                for tag in tags { try registerCall { () throws(RegisterError) in try register.markSynced(tag: tag, at: time) } }
-                try registerCall { () throws(RegisterError) in try register.queueKept(at: time) }
+                for tag in tags { try register.markSynced(tag: tag, at: time) }
+                try register.queueKept(at: time)
                 emit("synced")
             }
             receiver.reachable = Int.random(in: 0..<5, using: &random) != 0  // the network comes and goes
-            for outcome in try registerCall({ () throws(RegisterError) in try uploader.drain(at: time, limit: 3) }) {
+            for outcome in try uploader.drain(at: time, limit: 3) {
                 emit("upload \(outcome)")
             }
         }

@@ -49,15 +49,15 @@ enum RegisterCommand: Command {
                 throw CommandFailure("\(path): already exists; a new register needs a new path")
             }
             let register = try open(readOnly: false)
-            if options.has("--demo") { try registerCall { () throws(RegisterError) in try register.apply(.demo, at: now()) } }
+            if options.has("--demo") { try register.apply(.demo, at: now()) }
             emit(
                 "Created \(path)"
                     + (options.has("--demo")
-                        ? " with the demo register (\(try registerCall { () throws(RegisterError) in try register.counts() }.assets) assets)"
+                        ? " with the demo register (\(try register.counts().assets) assets)"
                         : ""))
         case ("assets", 0):
             let register = try open(readOnly: true)
-            let assets = try registerCall { () throws(RegisterError) in try register.assets() }
+            let assets = try register.assets()
             if json {
                 emit(JSON.object([("assets", .array(assets.map(assetJSON)))]).text)
             } else {
@@ -70,10 +70,10 @@ enum RegisterCommand: Command {
             }
         case ("history", 1):
             let register = try open(readOnly: true)
-            guard try registerCall({ () throws(RegisterError) in try register.asset(tag: rest[0]) }) != nil else {
+            guard try register.asset(tag: rest[0]) != nil else {
                 throw CommandFailure("\(path): no asset with the tag \(rest[0]). 'fieldrig register \(path) assets' lists them.")
             }
-            let entries = try registerCall { () throws(RegisterError) in try register.history(tag: rest[0]) }
+            let entries = try register.history(tag: rest[0])
             if json {
                 emit(JSON.object([("tag", .string(rest[0])), ("history", .array(entries.map(auditJSON)))]).text)
             } else {
@@ -81,7 +81,7 @@ enum RegisterCommand: Command {
             }
         case ("walk-round", 0):
             let register = try open(readOnly: true)
-            let items = try registerCall { () throws(RegisterError) in try register.walkRound() }
+            let items = try register.walkRound()
             if json {
                 emit(
                     JSON.object([
@@ -101,7 +101,7 @@ enum RegisterCommand: Command {
             }
         case ("counts", 0):
             let register = try open(readOnly: true)
-            let c = try registerCall { () throws(RegisterError) in try register.counts() }
+            let c = try register.counts()
             let fields: [(String, Int)] = [
                 ("assets", c.assets), ("walkRound", c.walkRound), ("stamps", c.stamps), ("refusedStamps", c.refusedStamps),
                 ("captures", c.captures),
@@ -149,16 +149,6 @@ enum RegisterCommand: Command {
     }
 }
 
-/// Runs `body`, turning a register error into a command failure.
-@discardableResult
-func registerCall<T>(_ body: () throws(RegisterError) -> T) throws -> T {
-    do throws(RegisterError) {
-        return try body()
-    } catch {
-        throw CommandFailure(error.description)
-    }
-}
-
 /// A small seeded random number generator (SplitMix64): the same seed, the same numbers.
 struct SeededRandom: RandomNumberGenerator {
     private var state: UInt64
@@ -176,8 +166,8 @@ struct SeededRandom: RandomNumberGenerator {
 /// after it has committed, until it is killed.
 enum Churn {
     static func run(path: String, seed: UInt64, operations: Int) throws -> Int32 {
-        let register = try registerCall { () throws(RegisterError) in try Register(path: path) }
-        let tags = try registerCall { () throws(RegisterError) in try register.assets() }.filter { $0.state != .disposed }.map(\.tag)
+        let register = try Register(path: path)
+        let tags = try register.assets().filter { $0.state != .disposed }.map(\.tag)
         guard !tags.isEmpty else { throw CommandFailure("\(path): churn needs a register with assets (create --demo)") }
         var random = SeededRandom(seed: seed)
         var time = Timestamp(year: 2026, month: 1, day: 1).adding(.seconds(Int64(seed % 1_000_000) * 60))
@@ -188,7 +178,7 @@ enum Churn {
                 let size = Int.random(in: 2_000...200_000, using: &random)
                 var photo = [UInt8](repeating: 0, count: size)
                 for j in stride(from: 0, to: size, by: 8) { photo[j] = UInt8.random(in: 0...255, using: &random) }
-                let capture = try registerCall { () throws(RegisterError) in try register.keepCapture(photo, tag: tag, at: time) }
+                let capture = try register.keepCapture(photo, tag: tag, at: time)
                 emit("capture \(capture.id) \(capture.file) \(capture.sha256)")
             } else {
                 switch register.recordVerification(tag: tag, at: time) {

@@ -49,12 +49,8 @@ enum TagCommand: Command {
             guard options.positional.isEmpty, let address = options.value("--address"), let pem = options.value("--identity") else {
                 throw UsageError("--pairing NAME needs --address HOST:PORT and --identity PEM, and no TAG")
             }
-            let identity = try link { () throws(LinkError) in
-                let text: [UInt8]
-                do throws(FileError) { text = try DurableFile.read(pem) } catch { throw LinkError(.identity(error.description)) }
-                return try Identity.load(pem: String(decoding: text, as: UTF8.self))
-            }
-            let payload = try link { () throws(LinkError) in try identity.pairingCode(name: name, address: address).payload }
+            let identity = try Identity.load(pem: String(decoding: try DurableFile.read(pem), as: UTF8.self))
+            let payload = try identity.pairingCode(name: name, address: address).payload
             emit(payload)
             try draw([payload], png: options.value("--png"), frame: options.value("--frame"))
             return ExitCode.success
@@ -67,8 +63,8 @@ enum TagCommand: Command {
             guard options.value("--register-id") == nil, options.value("--key") == nil else {
                 throw UsageError("give --register, or --register-id and --key, not both")
             }
-            let register = try registerCall { () throws(RegisterError) in try Register(path: path, readOnly: true) }
-            let settings = try registerCall { () throws(RegisterError) in try register.settings() }
+            let register = try Register(path: path, readOnly: true)
+            let settings = try register.settings()
             guard !settings.tagKey.isEmpty else {
                 throw CommandFailure("\(path): the register has no tag key yet (create it with --demo, or seed it)")
             }
@@ -93,13 +89,13 @@ enum TagCommand: Command {
             guard let code = QRCodeImage.frame(payloads[0]) else {
                 throw CommandFailure("'\(payloads[0].prefix(40))…' is too long for a QR code (\(payloads[0].utf8.count) bytes)")
             }
-            try wrapImage { () throws(ImageError) in try ImageFile.writePNG(code, to: png) }
+            try ImageFile.writePNG(code, to: png)
         }
         if let frame {
             guard let desk = deskFrame(payloads) else {
                 throw CommandFailure("the codes do not fit side by side on a 1280x720 frame: draw fewer, or shorter ones")
             }
-            try wrapImage { () throws(ImageError) in try ImageFile.writePNG(desk, to: frame) }
+            try ImageFile.writePNG(desk, to: frame)
         }
     }
 
