@@ -11,7 +11,7 @@ import Imaging
 enum BenchCamerasCommand: Command {
     static let name = ["bench", "cameras"]
     static let summary = "frames per second from the file-sequence camera and the V4L2 path"
-    static let help = """
+    static let about = """
         Usage: fieldrig bench cameras [--frames N]
 
         Plays a looping file sequence of 1280x720 label frames as fast as it can be asked (kept
@@ -19,15 +19,20 @@ enum BenchCamerasCommand: Command {
         reads the same frames from the fake V4L2 device (FUSE) both with plain read() calls and
         through the V4L2 camera (libv4l2, poll, conversion to gray), in the same run. Prints frames
         per second for each and the camera's per-frame overhead above the raw read.
-
-        Options:
-          --frames N   frames per measurement (default 300)
-          -h, --help   this help
         """
 
-    static func run(_ arguments: [String]) throws -> Int32 {
-        let options = try Options(arguments, flags: [], values: ["--frames"])
-        let count = try options.integer("--frames", default: 300, in: 10...1_000_000)
+    enum Option: CommandOption {
+        case frames
+
+        var spec: OptionSpec {
+            switch self {
+            case .frames: .integer("--frames", "N", 10...1_000_000, default: 300, "frames per measurement (default 300)")
+            }
+        }
+    }
+
+    static func run(_ options: Parsed<Option>) throws -> Int32 {
+        let count = options.integer(.frames)
         let labels = try BenchReadCommand.defaultLabels().prefix(4)
         let frames = try labels.map { path in try ImageFile.load(path) }
 

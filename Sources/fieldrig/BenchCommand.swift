@@ -6,7 +6,7 @@ import Reader
 enum BenchReadCommand: Command {
     static let name = ["bench", "read"]
     static let summary = "time barcode, text and same-pass reading against zbarimg and tesseract"
-    static let help = """
+    static let about = """
         Usage: fieldrig bench read [options] [FILE...]
 
         Times reading each image in this process on one core: barcodes only (zbar), printed text
@@ -16,16 +16,21 @@ enum BenchReadCommand: Command {
         Machines are shared and noisy: compare the ratios, not the milliseconds.
 
         FILE defaults to Devices/labels/*.png under the current folder.
-
-        Options:
-          --runs N     reads of each image per pass (default 5)
-          --no-tools   skip the comparison with zbarimg and tesseract
-          -h, --help   this help
         """
 
-    static func run(_ arguments: [String]) throws -> Int32 {
-        let options = try Options(arguments, flags: ["--no-tools"], values: ["--runs"])
-        let runs = try options.integer("--runs", default: 5, in: 1...1000)
+    enum Option: CommandOption {
+        case runs, noTools
+
+        var spec: OptionSpec {
+            switch self {
+            case .runs: .integer("--runs", "N", 1...1000, default: 5, "reads of each image per pass (default 5)")
+            case .noTools: .flag("--no-tools", "skip the comparison with zbarimg and tesseract")
+            }
+        }
+    }
+
+    static func run(_ options: Parsed<Option>) throws -> Int32 {
+        let runs = options.integer(.runs)
         let files = try options.positional.isEmpty ? defaultLabels() : options.positional
         var frames: [Frame] = []
         for file in files {
@@ -50,7 +55,7 @@ enum BenchReadCommand: Command {
             if passes == .all { sameMedian = median }
             emit("\(label.padding(toLength: 12, withPad: " ", startingAt: 0))  \(ms(median).padded(8))  \(ms(p90).padded(8))")
         }
-        guard !options.has("--no-tools") else { return ExitCode.success }
+        guard !options.has(.noTools) else { return ExitCode.success }
 
         emit("")
         emit("Whole tool over \(files.count) files, against the command-line tools on each file:")

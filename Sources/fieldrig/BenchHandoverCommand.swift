@@ -7,23 +7,29 @@ import Shell
 enum BenchHandoverCommand: Command {
     static let name = ["bench", "handover"]
     static let summary = "time to offer a 10,000-asset register over pinned TLS, and uploads per second over it"
-    static let help = """
+    static let about = """
         Usage: fieldrig bench handover [--assets N] [--uploads N]
 
         Runs the simulated Mac behind a TLS listener on loopback in this process and, as the
         phone, pinned to its certificate: offers a register of N assets (bundle, send, the Mac's
         answer), then has the Mac accept it (writing N assets into its own register), then pushes
         2 MB photographs through the upload queue over the same channel.
-
-        Options:
-          --assets N    assets in the register (default 10000)
-          --uploads N   photographs to push (default 20)
         """
 
-    static func run(_ arguments: [String]) throws -> Int32 {
-        let options = try Options(arguments, flags: [], values: ["--assets", "--uploads"])
-        let count = try options.integer("--assets", default: 10_000, in: 1...1_000_000)
-        let uploads = try options.integer("--uploads", default: 20, in: 1...10_000)
+    enum Option: CommandOption {
+        case assets, uploads
+
+        var spec: OptionSpec {
+            switch self {
+            case .assets: .integer("--assets", "N", 1...1_000_000, default: 10_000, "assets in the register (default 10000)")
+            case .uploads: .integer("--uploads", "N", 1...10_000, default: 20, "photographs to push (default 20)")
+            }
+        }
+    }
+
+    static func run(_ options: Parsed<Option>) throws -> Int32 {
+        let count = options.integer(.assets)
+        let uploads = options.integer(.uploads)
         let folder = NSTemporaryDirectory() + "fieldrig-bench-handover-\(getpid())"
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }

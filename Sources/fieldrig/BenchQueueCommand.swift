@@ -7,23 +7,30 @@ import Shell
 enum BenchQueueCommand: Command {
     static let name = ["bench", "queue"]
     static let summary = "uploads per second of 2 MB photographs, and the summary's time with 10,000 captures"
-    static let help = """
+    static let about = """
         Usage: fieldrig bench queue [--uploads N] [--captures N]
 
         Queues N 2 MB photographs and pushes them one at a time to a receiving end, each written
         and flushed there and confirmed by size and digest; then keeps 10,000 small photographs
         (half of them queued) and times computing the summary the queue and More screens show
         (register queries and the photo folder's listing), as the median of 20.
-
-        Options:
-          --uploads N    photographs to upload (default 40)
-          --captures N   captures on the phone for the summary (default 10000)
         """
 
-    static func run(_ arguments: [String]) throws -> Int32 {
-        let options = try Options(arguments, flags: [], values: ["--uploads", "--captures"])
-        let uploads = try options.integer("--uploads", default: 40, in: 1...100_000)
-        let captureCount = try options.integer("--captures", default: 10_000, in: 1...1_000_000)
+    enum Option: CommandOption {
+        case uploads, captures
+
+        var spec: OptionSpec {
+            switch self {
+            case .uploads: .integer("--uploads", "N", 1...100_000, default: 40, "photographs to upload (default 40)")
+            case .captures:
+                .integer("--captures", "N", 1...1_000_000, default: 10_000, "captures on the phone for the summary (default 10000)")
+            }
+        }
+    }
+
+    static func run(_ options: Parsed<Option>) throws -> Int32 {
+        let uploads = options.integer(.uploads)
+        let captureCount = options.integer(.captures)
         let folder = NSTemporaryDirectory() + "fieldrig-bench-queue-\(getpid())"
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }

@@ -5,22 +5,27 @@ import Register
 enum BenchRegisterCommand: Command {
     static let name = ["bench", "register"]
     static let summary = "stamps per second, and captures per second with a 2 MB photograph"
-    static let help = """
+    static let about = """
         Usage: fieldrig bench register [--stamps N] [--captures N]
 
         Records N verifications, then keeps N 2 MB photographs, in a fresh demo register in a
         temporary folder, each in its own transaction and flushed to disk as the phone would.
-
-        Options:
-          --stamps N     verifications to record (default 2000)
-          --captures N   photographs to keep (default 50)
-          -h, --help     this help
         """
 
-    static func run(_ arguments: [String]) throws -> Int32 {
-        let options = try Options(arguments, flags: [], values: ["--stamps", "--captures"])
-        let stampCount = try options.integer("--stamps", default: 2000, in: 1...10_000_000)
-        let captureCount = try options.integer("--captures", default: 50, in: 1...100_000)
+    enum Option: CommandOption {
+        case stamps, captures
+
+        var spec: OptionSpec {
+            switch self {
+            case .stamps: .integer("--stamps", "N", 1...10_000_000, default: 2000, "verifications to record (default 2000)")
+            case .captures: .integer("--captures", "N", 1...100_000, default: 50, "photographs to keep (default 50)")
+            }
+        }
+    }
+
+    static func run(_ options: Parsed<Option>) throws -> Int32 {
+        let stampCount = options.integer(.stamps)
+        let captureCount = options.integer(.captures)
         let folder = NSTemporaryDirectory() + "fieldrig-bench-register-\(getpid())"
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }

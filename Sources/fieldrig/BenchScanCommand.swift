@@ -9,7 +9,7 @@ import Shell
 enum BenchScanCommand: Command {
     static let name = ["bench", "scan"]
     static let summary = "time from a tag's first frame to the card, and from a label's first frame to the offer"
-    static let help = """
+    static let about = """
         Usage: fieldrig bench scan [--runs N]
 
         On the file-sequence camera (Devices/sequences), with the real reader and a demo register:
@@ -21,9 +21,18 @@ enum BenchScanCommand: Command {
         Each is the median of N runs (default 5).
         """
 
-    static func run(_ arguments: [String]) throws -> Int32 {
-        let options = try Options(arguments, flags: [], values: ["--runs"])
-        let runs = try options.integer("--runs", default: 5, in: 1...1000)
+    enum Option: CommandOption {
+        case runs
+
+        var spec: OptionSpec {
+            switch self {
+            case .runs: .integer("--runs", "N", 1...1000, default: 5, "how many runs each median is taken over")
+            }
+        }
+    }
+
+    static func run(_ options: Parsed<Option>) throws -> Int32 {
+        let runs = options.integer(.runs)
         let folder = NSTemporaryDirectory() + "fieldrig-bench-scan-\(getpid())"
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }

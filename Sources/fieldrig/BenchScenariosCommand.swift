@@ -7,7 +7,7 @@ import Scenarios
 enum BenchScenariosCommand: Command {
     static let name = ["bench", "scenarios"]
     static let summary = "scenarios per second, with OCR of the fixtures and with barcodes only"
-    static let help = """
+    static let about = """
         Usage: fieldrig bench scenarios [--jobs N]
 
         Runs the whole suite twice in this process: reading barcodes and text (as CI does), then
@@ -15,9 +15,18 @@ enum BenchScenariosCommand: Command {
         Each run starts with empty frame caches.
         """
 
-    static func run(_ arguments: [String]) throws -> Int32 {
-        let options = try Options(arguments, flags: [], values: ["--jobs"])
-        let jobs = try options.integer("--jobs", default: ProcessInfo.processInfo.activeProcessorCount, in: 1...64)
+    enum Option: CommandOption {
+        case jobs
+
+        var spec: OptionSpec {
+            switch self {
+            case .jobs: .integer("--jobs", "N", 1...64, default: defaultJobs, "scenarios run side by side (default: one a core)")
+            }
+        }
+    }
+
+    static func run(_ options: Parsed<Option>) throws -> Int32 {
+        let jobs = options.integer(.jobs)
         let devices = FileManager.default.fileExists(atPath: "Devices/sequences") ? "Devices" : ScenarioPaths.devices
         for barcodesOnly in [false, true] {
             let start = ContinuousClock.now

@@ -6,7 +6,7 @@ import Serials
 enum BenchSerialsCommand: Command {
     static let name = ["bench", "serials"]
     static let summary = "how often the true serial is on the chooser's list, and first, over labelled images"
-    static let help = """
+    static let about = """
         Usage: fieldrig bench serials [DIR]
 
         Reads every NAME.png in DIR (default Devices/labels) that has a NAME.expected sidecar with
@@ -15,8 +15,7 @@ enum BenchSerialsCommand: Command {
         ('disagree' lines) was shown as one. Lists every miss.
         """
 
-    static func run(_ arguments: [String]) throws -> Int32 {
-        let options = try Options(arguments, flags: [], values: [])
+    static func run(_ options: Parsed<NoOption>) throws -> Int32 {
         guard options.positional.count <= 1 else { throw UsageError("name one DIR") }
         let folder = options.positional.first ?? "Devices/labels"
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {

@@ -7,20 +7,17 @@ import Reader
 enum CamerasCommand: Command {
     static let name = ["cameras"]
     static let summary = "list the V4L2 cameras present and what each offers"
-    static let help = """
+    static let about = """
         Usage: fieldrig cameras [DEVICE...]
 
         Opens each V4L2 device (every /dev/video* when none is named) and prints its name, driver
         and the sizes and rates it offers, or the trouble the scan sheet would show for it.
-
-        Options:
-          -h, --help   this help
-
+        """
+    static let notes = """
         Exit codes: 0 listed (even when none is present), 2 wrong usage.
         """
 
-    static func run(_ arguments: [String]) throws -> Int32 {
-        let options = try Options(arguments, flags: [], values: [])
+    static func run(_ options: Parsed<NoOption>) throws -> Int32 {
         var paths = options.positional
         if paths.isEmpty {
             paths = ((try? FileManager.default.contentsOfDirectory(atPath: "/dev")) ?? [])
@@ -58,7 +55,7 @@ enum CamerasCommand: Command {
 enum RecordCommand: Command {
     static let name = ["record"]
     static let summary = "record a camera into a sequence folder that plays back as a camera"
-    static let help = """
+    static let about = """
         Usage: fieldrig record --camera SOURCE [--seconds S] [--frames N] FOLDER
 
         Records frames from SOURCE (a V4L2 device such as /dev/video0, or a sequence folder) into
@@ -66,27 +63,33 @@ enum RecordCommand: Command {
         file-sequence camera plays it back with the same frames and timings, so a case met at the
         desk becomes a CI fixture. Each frame is on disk before its line is written: a recording
         cut short keeps every whole frame.
-
-        Options:
-          --camera SOURCE   where frames come from (required)
-          --seconds S       stop after S seconds of camera time (default 5)
-          --frames N        stop after N frames
-          --width W --height H
-                            the size to ask the camera for (default 1280x720)
-          -h, --help        this help
-
+        """
+    static let notes = """
         Exit codes: 0 recorded, 1 the camera failed or the folder cannot be written, 2 wrong usage.
         """
 
-    static func run(_ arguments: [String]) throws -> Int32 {
-        let options = try Options(arguments, flags: [], values: ["--camera", "--seconds", "--frames", "--width", "--height"])
+    enum Option: CommandOption {
+        case camera, seconds, frames, width, height
+
+        var spec: OptionSpec {
+            switch self {
+            case .camera: .value("--camera", "SOURCE", "where frames come from (required)")
+            case .seconds: .integer("--seconds", "S", 1...3600, default: 5, "stop after S seconds of camera time (default 5)")
+            case .frames: .integer("--frames", "N", 1...Int.max, default: Int.max, "stop after N frames")
+            case .width: .integer("--width", "N", 16...8192, default: CameraSetup.label.width, "the frame width to ask the camera for")
+            case .height: .integer("--height", "N", 16...8192, default: CameraSetup.label.height, "the frame height to ask the camera for")
+            }
+        }
+    }
+
+    static func run(_ options: Parsed<Option>) throws -> Int32 {
         guard options.positional.count == 1 else { throw UsageError("name one FOLDER to record into") }
-        guard let sourceText = options.value("--camera") else { throw UsageError("--camera SOURCE is required") }
-        let seconds = try options.integer("--seconds", default: 5, in: 1...3600)
-        let limit = try options.integer("--frames", default: Int.max, in: 1...Int.max)
+        guard let sourceText = options.value(.camera) else { throw UsageError("--camera SOURCE is required") }
+        let seconds = options.integer(.seconds)
+        let limit = options.integer(.frames)
         var setup = CameraSetup.label
-        setup.width = try options.integer("--width", default: setup.width, in: 16...8192)
-        setup.height = try options.integer("--height", default: setup.height, in: 16...8192)
+        setup.width = options.integer(.width)
+        setup.height = options.integer(.height)
         let camera = try openCamera(sourceText, faults: [])
         do {
             try camera.start(setup)

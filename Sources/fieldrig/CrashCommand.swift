@@ -12,7 +12,7 @@ import Shell
 enum CrashRegisterCommand: Command {
     static let name = ["crash", "register"]
     static let summary = "kill a process writing stamps and captures, and check the register after each kill"
-    static let help = """
+    static let about = """
         Usage: fieldrig crash register [--kills N] [--seed S] [--keep FOLDER]
 
         Runs a child 'fieldrig register PATH churn' that records verifications and keeps
@@ -21,19 +21,16 @@ enum CrashRegisterCommand: Command {
         register must open, pass PRAGMA integrity_check, hold every stamp and capture the child
         reported, with each capture's photograph on disk and its digest right, and no capture row
         pointing at a missing file. A photograph written but not yet recorded is found and kept.
-
-        Options:
-          --kills N       how many kills (default 50)
-          --seed S        the seed: the same seed draws the same kill points (default 1)
-          --keep FOLDER   keep the register there instead of in a temporary folder
-          -h, --help      this help
-
+        """
+    static let notes = """
         Exit codes: 0 every check held, 1 a check failed (the message says which kill, and how to
         replay it), 2 wrong usage.
         """
 
-    static func run(_ arguments: [String]) throws -> Int32 {
-        let harness = try CrashHarness(arguments, defaultKills: 50, name: "register")
+    typealias Option = CrashOption
+
+    static func run(_ options: Parsed<CrashOption>) throws -> Int32 {
+        let harness = try CrashHarness(options, defaultKills: 50, name: "register")
         defer { withExtendedLifetime(harness) {} }  // its folder lives until the run ends
         let (kills, seed, path) = (harness.kills, harness.seed, harness.path)
         try Register(path: path).apply(.demo, at: Timestamp(year: 2026, month: 1, day: 1))
@@ -93,6 +90,19 @@ enum CrashRegisterCommand: Command {
     }
 }
 
+/// The crash harnesses' options.
+enum CrashOption: CommandOption {
+    case kills, seed, keep
+
+    var spec: OptionSpec {
+        switch self {
+        case .kills: .integer("--kills", "N", 1...100_000, default: 1, "how many kills (default 50 for the register, 100 for the queue)")
+        case .seed: .integer("--seed", "S", 0...Int.max, default: 1, "the seed: the same seed draws the same kill points (default 1)")
+        case .keep: .value("--keep", "FOLDER", "keep the register there instead of in a temporary folder")
+        }
+    }
+}
+
 /// What both crash harnesses share: their options and folder, and killing a child mid-work.
 final class CrashHarness {
     let kills: Int
@@ -101,13 +111,12 @@ final class CrashHarness {
     let path: String
     private let keep: Bool
 
-    init(_ arguments: [String], defaultKills: Int, name: String) throws {
-        let options = try Options(arguments, flags: [], values: ["--kills", "--seed", "--keep"])
+    init(_ options: Parsed<CrashOption>, defaultKills: Int, name: String) throws {
         guard options.positional.isEmpty else { throw UsageError("takes no FILE") }
-        kills = try options.integer("--kills", default: defaultKills, in: 1...100_000)
-        seed = try options.integer("--seed", default: 1, in: 0...Int.max)
-        folder = options.value("--keep") ?? NSTemporaryDirectory() + "fieldrig-crash-\(name)-\(getpid())"
-        keep = options.value("--keep") != nil
+        kills = options.given(.kills) ? options.integer(.kills) : defaultKills
+        seed = options.integer(.seed)
+        folder = options.value(.keep) ?? NSTemporaryDirectory() + "fieldrig-crash-\(name)-\(getpid())"
+        keep = options.value(.keep) != nil
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         path = "\(folder)/register.sqlite"
         guard !FileManager.default.fileExists(atPath: path) else {
@@ -166,7 +175,7 @@ final class LineReader {
 enum CrashQueueCommand: Command {
     static let name = ["crash", "queue"]
     static let summary = "kill a process that keeps, queues and uploads photographs, and check \"All sent\" never lies"
-    static let help = """
+    static let about = """
         Usage: fieldrig crash queue [--kills N] [--seed S] [--keep FOLDER]
 
         Runs a child 'fieldrig queue PATH churn' that keeps photographs, queues them and pushes
@@ -177,16 +186,12 @@ enum CrashQueueCommand: Command {
         says "All sent" while a photograph is not on the Mac, never counts a photograph twice or
         not at all, never marks a row done whose file the Mac does not hold whole, and no
         photograph the child kept is lost.
-
-        Options:
-          --kills N       how many kills (default 100)
-          --seed S        the seed: the same seed draws the same kill points (default 1)
-          --keep FOLDER   keep the register and the Mac's folder there
-          -h, --help      this help
         """
 
-    static func run(_ arguments: [String]) throws -> Int32 {
-        let harness = try CrashHarness(arguments, defaultKills: 100, name: "queue")
+    typealias Option = CrashOption
+
+    static func run(_ options: Parsed<CrashOption>) throws -> Int32 {
+        let harness = try CrashHarness(options, defaultKills: 100, name: "queue")
         defer { withExtendedLifetime(harness) {} }  // its folder lives until the run ends
         let (kills, seed, path) = (harness.kills, harness.seed, harness.path)
         let mac = "\(harness.folder)/mac-photos"

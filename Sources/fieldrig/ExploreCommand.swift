@@ -8,7 +8,7 @@ import ScenarioKit
 enum ExploreCommand: Command {
     static let name = ["explore"]
     static let summary = "random actions and faults, invariants after each; failures shrunk into a Swift scenario"
-    static let help = """
+    static let about = """
         Usage: fieldrig explore [--seed N] [--steps K] [--runs R]
 
         Builds R random scenarios of K steps from the seed (a recorded camera, faults at random
@@ -18,18 +18,27 @@ enum ExploreCommand: Command {
         checking again, restarting the app. The invariants are checked after every step. On a
         failure the run is shrunk to the fewest steps that still fail and printed as Swift, ready
         to paste into Scenarios/. The same seed explores the same runs.
-
-        Options:
-          --seed N    the seed (default 1)
-          --steps K   steps a run (default 30)
-          --runs R    runs (default 20)
-          --broken-companion
-                      stand a deliberately broken double in for the scan sheet (it offers the
-                      camera routes in trouble states), to see the explorer catch and shrink it
-          -h, --help  this help
-
+        """
+    static let notes = """
         Exit codes: 0 no invariant broke, 1 one did (the scenario is printed), 2 wrong usage.
         """
+
+    enum Option: CommandOption {
+        case seed, steps, runs, brokenCompanion
+
+        var spec: OptionSpec {
+            switch self {
+            case .seed: .integer("--seed", "N", 0...Int.max, default: 1, "the seed (default 1)")
+            case .steps: .integer("--steps", "K", 1...10_000, default: 30, "steps a run (default 30)")
+            case .runs: .integer("--runs", "R", 1...100_000, default: 20, "runs (default 20)")
+            case .brokenCompanion:
+                .flag(
+                    "--broken-companion",
+                    "stand a deliberately broken double in for the scan sheet (it offers the\ncamera routes in trouble states), to see the explorer catch and shrink it"
+                )
+            }
+        }
+    }
 
     /// One generated action: the Swift that writes it, and the step itself.
     struct Move {
@@ -37,10 +46,9 @@ enum ExploreCommand: Command {
         var step: Step
     }
 
-    static func run(_ arguments: [String]) throws -> Int32 {
-        let options = try Options(arguments, flags: ["--broken-companion"], values: ["--seed", "--steps", "--runs"])
+    static func run(_ options: Parsed<Option>) throws -> Int32 {
         let prepare: ((World) -> Void)? =
-            options.has("--broken-companion")
+            options.has(.brokenCompanion)
             ? { world in
                 world.scanScreenDouble = { screen in
                     var broken = screen
@@ -48,9 +56,9 @@ enum ExploreCommand: Command {
                     return broken
                 }
             } : nil
-        let seed = UInt64(try options.integer("--seed", default: 1, in: 0...Int.max))
-        let steps = try options.integer("--steps", default: 30, in: 1...10_000)
-        let runs = try options.integer("--runs", default: 20, in: 1...100_000)
+        let seed = UInt64(options.integer(.seed))
+        let steps = options.integer(.steps)
+        let runs = options.integer(.runs)
         let reader = CachingReader(try LiveRead.wrapReader())
         let devices = FileManager.default.fileExists(atPath: "Devices/sequences") ? "Devices" : ScenarioPaths.devices
         let runner = ScenarioRunner(devices: devices)

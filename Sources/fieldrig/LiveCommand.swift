@@ -13,7 +13,7 @@ import Shell
 enum LiveCommand: Command {
     static let name = ["live"]
     static let summary = "run the scan sheet against a webcam, a recording or a fault, and watch the rules work"
-    static let help = """
+    static let about = """
         Usage: fieldrig live --camera SOURCE [--walk-round] [--register PATH] [--fault FAULT]... [--seconds S] [--virtual]
 
         Runs the companion's scan sheet against SOURCE (a V4L2 device such as /dev/video0, or a
@@ -28,31 +28,35 @@ enum LiveCommand: Command {
         Photograph a serial instead opens the serial chooser on the same camera: hold the label up
         and the list comes up by itself; then a row's number chooses it, u USE THIS SERIAL,
         a Scan again, c Cancel (back to Scan).
-
-        Options:
-          --camera SOURCE     where frames come from (required)
-          --walk-round        open the sheet for a walk-round (hits draw the card) instead of Scan
-          --register PATH     the register to use (default: a fresh demo register)
-          --fault FAULT       inject a fault, as for 'fieldrig read --camera'
-          --seconds S         stop after S seconds (default: run until q)
-          --virtual           run on a virtual clock, as fast as frames can be read (for scripts)
-          -h, --help          this help
-
+        """
+    static let notes = """
         Tags for the demo register: fieldrig tag make MF-0004 --register-id REG-4F2A --key ... (see
         Devices/tags/generate), or the frames in Devices/tags.
         """
 
-    static func run(_ arguments: [String]) throws -> Int32 {
-        let options = try Options(
-            arguments, flags: ["--walk-round", "--virtual"], values: ["--camera", "--register", "--fault", "--seconds"])
+    enum Option: CommandOption {
+        case camera, walkRound, register, fault, seconds, virtual
+
+        var spec: OptionSpec {
+            switch self {
+            case .camera: .value("--camera", "SOURCE", "where frames come from (required)")
+            case .walkRound: .flag("--walk-round", "open the sheet for a walk-round (hits draw the card) instead of Scan")
+            case .register: .value("--register", "PATH", "the register to use (default: a fresh demo register)")
+            case .fault: .repeated("--fault", "FAULT", "inject a fault, as for 'fieldrig read --camera'")
+            case .seconds: .integer("--seconds", "S", 1...86_400, default: 10, "stop after S seconds (default: run until q)")
+            case .virtual: .flag("--virtual", "run on a virtual clock, as fast as frames can be read (for scripts)")
+            }
+        }
+    }
+
+    static func run(_ options: Parsed<Option>) throws -> Int32 {
         guard options.positional.isEmpty else { throw UsageError("takes no FILE") }
-        guard let source = options.value("--camera") else { throw UsageError("--camera SOURCE is required") }
-        let limit =
-            options.value("--seconds") == nil ? nil : Duration.seconds(try options.integer("--seconds", default: 10, in: 1...86_400))
-        let camera = try openCamera(source, faults: options.all("--fault"))
+        guard let source = options.value(.camera) else { throw UsageError("--camera SOURCE is required") }
+        let limit = options.given(.seconds) ? Duration.seconds(options.integer(.seconds)) : nil
+        let camera = try openCamera(source, faults: options.all(.fault))
         var temporary: String? = nil
         let path: String
-        if let given = options.value("--register") {
+        if let given = options.value(.register) {
             path = given
         } else {
             temporary = NSTemporaryDirectory() + "fieldrig-live-\(getpid())"
@@ -62,11 +66,11 @@ enum LiveCommand: Command {
         defer { if let temporary { try? FileManager.default.removeItem(atPath: temporary) } }
         let register = try Register(path: path)
         if temporary != nil { try register.apply(.demo, at: RegisterCommand.now()) }
-        let virtual = options.has("--virtual")
+        let virtual = options.has(.virtual)
         let clock: any SessionClock = virtual ? VirtualClock() : RealClock()
         let reader: any FrameReading = virtual ? CachingReader(try LiveRead.wrapReader()) : try LiveRead.wrapReader()
         let driver = try ScanDriver(
-            purpose: options.has("--walk-round") ? .walkRound : .intake, camera: camera, reader: reader, register: register,
+            purpose: options.has(.walkRound) ? .walkRound : .intake, camera: camera, reader: reader, register: register,
             clock: clock)
         driver.send(.opened)
         var serial: SerialDriver? = nil

@@ -9,7 +9,7 @@ import Shell
 enum MacCommand: Command {
     static let name = ["mac"]
     static let summary = "run the simulated Mac: pairing code, pinned TLS, offers, photographs"
-    static let help = """
+    static let about = """
         Usage: fieldrig mac --listen HOST:PORT [--name NAME] [--state DIR] [--answer ANSWER] [--after S]
                             [--confirm-pairing] [--code-png FILE]
 
@@ -23,46 +23,58 @@ enum MacCommand: Command {
         the six-digit comparison number the phone shows too. Type 'pair yes' when the numbers
         match (the phone's certificate is pinned) or 'pair no'. Offers and photographs from a phone
         that is not pinned are refused.
-
-        Options:
-          --listen HOST:PORT  where to listen: an IPv4 address (or localhost) and a port (0 picks a
-                              free one; the code says which). Only that address is bound.
-          --name NAME         the Mac's name (default "Studio Mac")
-          --state DIR         its identity, register and photographs (default: a new private
-                              temporary folder). DIR is created readable by its owner only; an
-                              identity in it that others can read, or that another user owns, is
-                              refused.
-          --answer ANSWER     what the person at the Mac does with an offer: accept, decline,
-                              expire, or ask (type 'accept ID' or 'decline ID'; 'list' lists)
-          --after S           how many seconds after an offer arrives they answer (default 0)
-          --confirm-pairing   confirm every comparison number without asking (for scripts)
-          --code-png FILE     also draw the pairing code as a QR code
-          -h, --help          this help
-
+        """
+    static let notes = """
         Runs until its standard input closes, or 'quit' is typed.
         """
 
-    static func run(_ arguments: [String]) throws -> Int32 {
-        let options = try Options(
-            arguments, flags: ["--confirm-pairing"], values: ["--listen", "--name", "--state", "--answer", "--after", "--code-png"])
-        guard let listen = options.value("--listen") else { throw UsageError("--listen HOST:PORT is required") }
+    enum Option: CommandOption {
+        case listen, name, state, answer, after, confirmPairing, codePng
+
+        var spec: OptionSpec {
+            switch self {
+            case .listen:
+                .value(
+                    "--listen", "HOST:PORT",
+                    "where to listen: an IPv4 address (or localhost) and a port (0 picks a\nfree one; the code says which). Only that address is bound."
+                )
+            case .name: .value("--name", "NAME", "the Mac's name (default \"Studio Mac\")")
+            case .state:
+                .value(
+                    "--state", "DIR",
+                    "its identity, register and photographs (default: a new private\ntemporary folder). DIR is created readable by its owner only; an\nidentity in it that others can read, or that another user owns, is\nrefused."
+                )
+            case .answer:
+                .value(
+                    "--answer", "ANSWER",
+                    "what the person at the Mac does with an offer: accept, decline,\nexpire, or ask (type 'accept ID' or 'decline ID'; 'list' lists)"
+                )
+            case .after: .integer("--after", "S", 0...86_400, default: 0, "how many seconds after an offer arrives they answer (default 0)")
+            case .confirmPairing: .flag("--confirm-pairing", "confirm every comparison number without asking (for scripts)")
+            case .codePng: .value("--code-png", "FILE", "also draw the pairing code as a QR code")
+            }
+        }
+    }
+
+    static func run(_ options: Parsed<Option>) throws -> Int32 {
+        guard let listen = options.value(.listen) else { throw UsageError("--listen HOST:PORT is required") }
         let (host, port) = try listenAddress(listen)
-        let name = options.value("--name") ?? "Studio Mac"
-        let after = Duration.seconds(try options.integer("--after", default: 0, in: 0...86_400))
+        let name = options.value(.name) ?? "Studio Mac"
+        let after = Duration.seconds(options.integer(.after))
         let answer: MacAnswer
-        switch options.value("--answer") ?? "ask" {
+        switch options.value(.answer) ?? "ask" {
         case "accept": answer = .accept(after: after)
         case "decline": answer = .decline(after: after)
         case "expire": answer = .expire(after: after)
         case "ask": answer = .byHand
         case let other: throw UsageError("--answer takes accept, decline, expire or ask, not '\(other)'")
         }
-        let state = try privateFolder(options.value("--state"))
+        let state = try privateFolder(options.value(.state))
         let identity = try Identity.stored(at: "\(state)/identity.pem", name: name)
         let register = try Register(path: "\(state)/mac-register.sqlite")
         let mac = SimulatedMac(
             name: name, fingerprint: identity.fingerprint, register: register, photosFolder: "\(state)/photos", answer: answer,
-            pairing: options.has("--confirm-pairing") ? .automatic : .byHand)
+            pairing: options.has(.confirmPairing) ? .automatic : .byHand)
         mac.onPairing = { request in
             if request.state == .confirmed {
                 emit("paired with \(request.phoneName): its certificate \(request.phone.prefix(16))… is pinned")
@@ -74,7 +86,7 @@ enum MacCommand: Command {
         }
         let server = try TLSServer(identity: identity, host: host, port: port)
         let code = try identity.pairingCode(name: name, address: "\(host):\(server.port)")
-        if let png = options.value("--code-png"), let frame = QRCodeImage.frame(code.payload) {
+        if let png = options.value(.codePng), let frame = QRCodeImage.frame(code.payload) {
             try ImageFile.writePNG(frame, to: png)
         }
         server.serve { request, peer in mac.handle(request, from: peer, at: RegisterCommand.now()) }
@@ -151,7 +163,7 @@ enum MacCommand: Command {
 enum PairCommand: Command {
     static let name = ["pair"]
     static let summary = "pair a register with a Mac: prove its code, compare the number, pin both ways"
-    static let help = """
+    static let about = """
         Usage: fieldrig pair --register PATH [--confirm] [--name NAME] [--wait S] CODE
 
         Proves CODE is a Mac's pairing code signed by the key it names (PAIR-1), reaches the Mac it
@@ -160,24 +172,30 @@ enum PairCommand: Command {
         (PAIR-2). When the person says the numbers match, and the person at the Mac says so too,
         the Mac is pinned in the register and the Mac pins this phone (PAIR-3). Nothing is pinned
         before that.
-
-        Options:
-          --register PATH  the phone's register
-          --confirm        say the numbers match without asking (for scripts that compare them)
-          --name NAME      the name the Mac shows for this phone (default "iPhone")
-          --wait S         how long to wait for the person at the Mac (default 120)
-          -h, --help       this help
-
+        """
+    static let notes = """
         Exit codes: 0 paired, 1 not paired (the numbers differed, the Mac refused or was not
         reached, or the register failed), 2 wrong usage.
         """
 
-    static func run(_ arguments: [String]) throws -> Int32 {
-        let options = try Options(arguments, flags: ["--confirm"], values: ["--register", "--name", "--wait"])
-        guard let path = options.value("--register"), !path.isEmpty, options.positional.count == 1 else {
+    enum Option: CommandOption {
+        case register, confirm, name, wait
+
+        var spec: OptionSpec {
+            switch self {
+            case .register: .value("--register", "PATH", "the phone's register")
+            case .confirm: .flag("--confirm", "say the numbers match without asking (for scripts that compare them)")
+            case .name: .value("--name", "NAME", "the name the Mac shows for this phone (default \"iPhone\")")
+            case .wait: .integer("--wait", "S", 0...3600, default: 120, "how long to wait for the person at the Mac (default 120)")
+            }
+        }
+    }
+
+    static func run(_ options: Parsed<Option>) throws -> Int32 {
+        guard let path = options.value(.register), !path.isEmpty, options.positional.count == 1 else {
             throw UsageError("give --register PATH and the CODE")
         }
-        let wait = try options.integer("--wait", default: 120, in: 0...3600)
+        let wait = options.integer(.wait)
         guard let code = PairingCode.prove(options.positional[0]) else {
             throw CommandFailure("that is not a Mac's pairing code, or it was altered: check you copied all of it")
         }
@@ -186,10 +204,10 @@ enum PairCommand: Command {
         let client = PinnedClient(address: code.address, pin: code.fingerprint, identity: identity, expectedKey: code.publicKey)
         let driver = PairingDriver(
             code: code, phoneFingerprint: identity.fingerprint, connection: client, register: register, clock: RealClock(),
-            phoneName: options.value("--name") ?? "iPhone")
+            phoneName: options.value(.name) ?? "iPhone")
         guard let number = driver.screen.number else { throw CommandFailure(driver.screen.lines.joined(separator: " ")) }
         emit("\(driver.screen.title)\n  Comparison number: \(number)\n  " + driver.screen.lines.joined(separator: "\n  "))
-        var matches = options.has("--confirm")
+        var matches = options.has(.confirm)
         if !matches {
             emit("Do the numbers match? Type yes or no:")
             matches = ["yes", "y"].contains(readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? "")
@@ -222,24 +240,31 @@ enum PairCommand: Command {
 enum HandoverCommand: Command {
     static let name = ["handover"]
     static let summary = "the Send to the Mac screen: offer the register, check where it got to"
-    static let help = """
+    static let about = """
         Usage: fieldrig handover --register PATH [--send] [--check]
 
         Shows the handover screen as the phone would: where the register goes, what will be sent,
         the Pair with the Mac row when nothing is paired, and the line under Send it. A stored
         offer is resumed (its id is in the register), never a second one opened.
-
-        Options:
-          --send       press Send it (only when there is no offer yet and the Mac is reachable)
-          --check      press Check again
-          -h, --help   this help
-
+        """
+    static let notes = """
         Exit codes: 0 shown, 1 the Mac presented another certificate or the register failed.
         """
 
-    static func run(_ arguments: [String]) throws -> Int32 {
-        let options = try Options(arguments, flags: ["--send", "--check"], values: ["--register"])
-        guard let path = options.value("--register"), options.positional.isEmpty else { throw UsageError("give --register PATH") }
+    enum Option: CommandOption {
+        case send, check, register
+
+        var spec: OptionSpec {
+            switch self {
+            case .send: .flag("--send", "press Send it (only when there is no offer yet and the Mac is reachable)")
+            case .check: .flag("--check", "press Check again")
+            case .register: .value("--register", "PATH", "the phone's register")
+            }
+        }
+    }
+
+    static func run(_ options: Parsed<Option>) throws -> Int32 {
+        guard let path = options.value(.register), options.positional.isEmpty else { throw UsageError("give --register PATH") }
         let register = try Register(path: path)
         let pairing = try register.pairing()
         var connection: (any MacConnection)? = nil
@@ -256,8 +281,8 @@ enum HandoverCommand: Command {
         }
         let driver = try HandoverDriver(register: register, connection: connection, reachable: reachable, clock: RealClock())
         driver.send(.appeared(stored: try register.currentTransfer()))
-        if options.has("--send") { driver.send(.tapSend(newTransfer: UUID().uuidString.lowercased())) }
-        if options.has("--check") { driver.send(.tapCheckAgain) }
+        if options.has(.send) { driver.send(.tapSend(newTransfer: UUID().uuidString.lowercased())) }
+        if options.has(.check) { driver.send(.tapCheckAgain) }
         emit(render(driver.screen))
         return ExitCode.success
     }

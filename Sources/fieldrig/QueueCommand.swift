@@ -7,34 +7,42 @@ import Shell
 enum QueueCommand: Command {
     static let name = ["queue"]
     static let summary = "print the upload queue's summary (\"All sent\" only when it is) and its rows"
-    static let help = """
+    static let about = """
         Usage: fieldrig queue PATH [--json] [--mac-unreachable]
 
         Prints what the register at PATH still holds, as the queue screen and the More screen say
         it: "All sent" only when nothing is going up, nothing needs a decision and nothing is kept
         on the phone unqueued; otherwise the counts, and the queue's explanation when it knows why
         nothing moves. Then the rows that are not done.
-
-        Options:
-          --json              {"summary": [...], "explanation", "goingUp", "needDecision", "kept", "rows": [...]}
-          --mac-unreachable   say the paired Mac is not on this network (the shell's knowledge)
-          -h, --help          this help
         """
 
-    static func run(_ arguments: [String]) throws -> Int32 {
-        let options = try Options(arguments, flags: ["--json", "--mac-unreachable"], values: ["--seed", "--mac-folder", "--ops"])
+    enum Option: CommandOption {
+        case json, macUnreachable, seed, macFolder, ops
+
+        var spec: OptionSpec {
+            switch self {
+            case .json: .flag("--json", "{\"summary\": [...], \"explanation\", \"goingUp\", \"needDecision\", \"kept\", \"rows\": [...]}")
+            case .macUnreachable: .flag("--mac-unreachable", "say the paired Mac is not on this network (the shell's knowledge)")
+            case .seed: .integer("--seed", "N", 0...Int.max, default: 1, "the crash harness child's seed", hidden: true)
+            case .macFolder: .value("--mac-folder", "DIR", "the crash harness's receiving folder", hidden: true)
+            case .ops: .value("--ops", "N", "the crash harness child's operations", hidden: true)
+            }
+        }
+    }
+
+    static func run(_ options: Parsed<Option>) throws -> Int32 {
         guard let path = options.positional.first else { throw UsageError("name the register PATH") }
         if options.positional.count == 2, options.positional[1] == "churn" {
-            guard let mac = options.value("--mac-folder") else { throw UsageError("churn needs --mac-folder") }
-            return try QueueChurn.run(path: path, macFolder: mac, seed: UInt64(try options.integer("--seed", default: 1, in: 0...Int.max)))
+            guard let mac = options.value(.macFolder) else { throw UsageError("churn needs --mac-folder") }
+            return try QueueChurn.run(path: path, macFolder: mac, seed: UInt64(options.integer(.seed)))
         }
         guard options.positional.count == 1 else {
             throw UsageError("unknown subcommand '\(options.positional.dropFirst().joined(separator: " "))'")
         }
         let register = try Register(path: path, readOnly: true)
-        let summary = try QueueSummary.of(register, macReachable: !options.has("--mac-unreachable"))
+        let summary = try QueueSummary.of(register, macReachable: !options.has(.macUnreachable))
         let screen = QueueScreen(summary: summary, rows: try register.queueRows())
-        if options.has("--json") {
+        if options.has(.json) {
             emit(
                 JSON.object([
                     ("summary", .array(summary.lines.map(JSON.string))), ("explanation", summary.explanation.map(JSON.string) ?? .null),

@@ -8,25 +8,14 @@ import ScenarioKit
 enum ReadCommand: Command {
     static let name = ["read"]
     static let summary = "read barcodes and printed text in label images, in one pass"
-    static let help = """
+    static let about = """
         Usage: fieldrig read [options] FILE...
                fieldrig read --camera SOURCE [--fault FAULT]... [--seconds S] [--json]
 
         Reads every barcode (zbar) and every printed line (tesseract) in each image, in the same
         pass, and prints what was read and where, one block per image.
-
-        Options:
-          --json              one JSON object per image per line:
-                              {"file", "width", "height", "readings": [{"value", "source",
-                              "symbology" | "line", "where", "box"}]}; a file that cannot be read
-                              gives {"file", "error"}
-          --annotate OUT.png  also write the image with a box and caption round each reading
-                              (one FILE only)
-          --only barcodes|text
-                              read only barcodes, or only printed text
-          --jobs N            images read at once, each with its own engines (default: cores)
-          -h, --help          this help
-
+        """
+    static let notes = """
         With --camera, reads every frame from SOURCE as it comes (a V4L2 device such as
         /dev/video0 on the real clock, or a sequence folder such as Devices/sequences/NAME on its
         recorded timing) and prints each value the first time it is read, with the time and frame,
@@ -40,33 +29,57 @@ enum ReadCommand: Command {
         Exit codes: 0 every file was read, 1 a file could not be read, 2 wrong usage.
         """
 
-    static func run(_ arguments: [String]) throws -> Int32 {
-        let options = try Options(
-            arguments, flags: ["--json"], values: ["--annotate", "--only", "--jobs", "--camera", "--fault", "--seconds"])
+    enum Option: CommandOption {
+        case json, annotate, only, jobs, camera, fault, seconds
+
+        var spec: OptionSpec {
+            switch self {
+            case .json:
+                .flag(
+                    "--json",
+                    "one JSON object per image per line:\n{\"file\", \"width\", \"height\", \"readings\": [{\"value\", \"source\",\n\"symbology\" | \"line\", \"where\", \"box\"}]}; a file that cannot be read\ngives {\"file\", \"error\"}"
+                )
+            case .annotate:
+                .value("--annotate", "OUT.png", "also write the image with a box and caption round each reading\n(one FILE only)")
+            case .only: .value("--only", "barcodes|text", "read only barcodes, or only printed text")
+            case .jobs:
+                .integer("--jobs", "N", 1...64, default: defaultJobs, "images read at once, each with its own engines (default: cores)")
+            case .camera: .value("--camera", "SOURCE", "read frames as they come from SOURCE (a V4L2 device or a sequence folder)")
+            case .fault:
+                .repeated(
+                    "--fault", "FAULT",
+                    "with --camera: inject a fault (denied, no-accelerator, busy or stopped,\nwith @S, #N, ~S or ~foreground); may be given more than once"
+                )
+            case .seconds: .integer("--seconds", "S", 1...86_400, default: 10, "with --camera: how long to read (default 10)")
+            }
+        }
+    }
+
+    static func run(_ options: Parsed<Option>) throws -> Int32 {
         let files = options.positional
         let passes: FrameReader.Passes
-        switch options.value("--only") {
+        switch options.value(.only) {
         case nil: passes = .all
         case "barcodes": passes = .barcodes
         case "text": passes = .text
         case let other?: throw UsageError("--only takes 'barcodes' or 'text', not '\(other)'")
         }
-        if let source = options.value("--camera") {
-            guard files.isEmpty, options.value("--annotate") == nil, options.value("--jobs") == nil else {
+        if let source = options.value(.camera) {
+            guard files.isEmpty, options.value(.annotate) == nil, options.value(.jobs) == nil else {
                 throw UsageError("--camera reads from the camera: name no FILE, --annotate or --jobs with it")
             }
-            let camera = try openCamera(source, faults: options.all("--fault"))
-            let seconds = try options.integer("--seconds", default: 10, in: 1...86_400)
-            return try LiveRead.run(camera, seconds: seconds, json: options.has("--json"), passes: passes)
+            let camera = try openCamera(source, faults: options.all(.fault))
+            let seconds = options.integer(.seconds)
+            return try LiveRead.run(camera, seconds: seconds, json: options.has(.json), passes: passes)
         }
-        guard options.value("--fault") == nil, options.value("--seconds") == nil else {
+        guard options.value(.fault) == nil, options.value(.seconds) == nil else {
             throw UsageError("--fault and --seconds go with --camera")
         }
         guard !files.isEmpty else { throw UsageError("name at least one image file") }
-        let annotate = options.value("--annotate")
+        let annotate = options.value(.annotate)
         if annotate != nil, files.count != 1 { throw UsageError("--annotate draws one image: name exactly one FILE") }
-        let jobs = try options.integer("--jobs", default: ProcessInfo.processInfo.activeProcessorCount, in: 1...64)
-        let json = options.has("--json")
+        let jobs = options.integer(.jobs)
+        let json = options.has(.json)
 
         var failed = false
         try readAll(files, passes: passes, jobs: jobs) { path, outcome in

@@ -6,7 +6,7 @@ import Register
 enum RegisterCommand: Command {
     static let name = ["register"]
     static let summary = "create a register, or list its assets, history, walk-round and counts"
-    static let help = """
+    static let about = """
         Usage: fieldrig register PATH SUBCOMMAND [options]
 
         Subcommands:
@@ -16,12 +16,8 @@ enum RegisterCommand: Command {
           walk-round          the assets due on the walk-round, with the reason for each
           counts              how many assets, stamps, captures, queue rows and audit entries
           verify TAG          record a verification of TAG now, as the phone's VERIFY does
-
-        Options:
-          --json              for assets, history, walk-round and counts: JSON for scripts
-          --demo              with create: fill it with the demo register
-          -h, --help          this help
-
+        """
+    static let notes = """
         PATH is the register's SQLite file; its photographs live in PATH-photos beside it. Looking
         inside opens it read-only. A file that is not a register, is damaged, or was written by a
         newer fieldrig is refused and left as it is.
@@ -29,13 +25,25 @@ enum RegisterCommand: Command {
         Exit codes: 0 done, 1 the register cannot be read or written, 2 wrong usage.
         """
 
-    static func run(_ arguments: [String]) throws -> Int32 {
-        let options = try Options(arguments, flags: ["--json", "--demo"], values: ["--seed", "--ops"])
+    enum Option: CommandOption {
+        case json, demo, seed, ops
+
+        var spec: OptionSpec {
+            switch self {
+            case .json: .flag("--json", "for assets, history, walk-round and counts: JSON for scripts")
+            case .demo: .flag("--demo", "with create: fill it with the demo register")
+            case .seed: .integer("--seed", "N", 0...Int.max, default: 1, "the crash harness child's seed", hidden: true)
+            case .ops: .integer("--ops", "N", 1...Int.max, default: Int.max, "the crash harness child's operations", hidden: true)
+            }
+        }
+    }
+
+    static func run(_ options: Parsed<Option>) throws -> Int32 {
         guard options.positional.count >= 2 else { throw UsageError("name the register PATH and a subcommand") }
         let path = options.positional[0]
         let sub = options.positional[1]
         let rest = Array(options.positional.dropFirst(2))
-        let json = options.has("--json")
+        let json = options.has(.json)
         func open(readOnly: Bool) throws -> Register {
             do throws(RegisterError) {
                 return try Register(path: path, readOnly: readOnly)
@@ -49,10 +57,10 @@ enum RegisterCommand: Command {
                 throw CommandFailure("\(path): already exists; a new register needs a new path")
             }
             let register = try open(readOnly: false)
-            if options.has("--demo") { try register.apply(.demo, at: now()) }
+            if options.has(.demo) { try register.apply(.demo, at: now()) }
             emit(
                 "Created \(path)"
-                    + (options.has("--demo")
+                    + (options.has(.demo)
                         ? " with the demo register (\(try register.counts().assets) assets)"
                         : ""))
         case ("assets", 0):
@@ -118,8 +126,8 @@ enum RegisterCommand: Command {
             }
         case ("churn", 0):
             return try Churn.run(
-                path: path, seed: UInt64(try options.integer("--seed", default: 1, in: 0...Int.max)),
-                operations: try options.integer("--ops", default: Int.max, in: 1...Int.max))
+                path: path, seed: UInt64(options.integer(.seed)),
+                operations: options.integer(.ops))
         default:
             throw UsageError("unknown subcommand '\(([sub] + rest).joined(separator: " "))'")
         }

@@ -8,7 +8,7 @@ import Scenarios
 enum ScenariosCommand: Command {
     static let name = ["scenarios"]
     static let summary = "run the scenarios in Scenarios/ (the main job): every rule, every fault, every flow"
-    static let help = """
+    static let about = """
         Usage: fieldrig scenarios [--filter TEXT] [--rule ID] [--junit FILE] [--jobs N] [--shard I/N] [--list] [--barcodes-only]
 
         Runs every scenario in Scenarios/ on a virtual clock, with the recorded cameras in
@@ -17,38 +17,46 @@ enum ScenariosCommand: Command {
         without a confirmation (INTAKE-3), never "All sent" while a photograph is not on the Mac
         (QUEUE-2), the handover never claiming an outcome (HANDOVER-8). A failure prints the
         scenario's transcript and the file and line of the step that failed.
-
-        Options:
-          --filter TEXT     only scenarios whose name contains TEXT
-          --rule ID         only scenarios covering the rule ID (e.g. SCAN-7)
-          --junit FILE      also write a JUnit XML report, for CI
-          --jobs N          scenarios at once, each thread with its own reader (default: cores)
-          --shard I/N       run the I-th of N equal shares (1-based), for a CI matrix
-          --list            list the scenarios instead of running them
-          --barcodes-only   read barcodes only, no OCR (faster; text-dependent steps will fail)
-          --camera SOURCE   play every selected scenario through SOURCE instead of its recording:
-                            a webcam (/dev/videoN) runs in real time, each wait a real wait,
-                            while you hold up the labels and tags the scenario expects
-          -h, --help        this help
-
+        """
+    static let notes = """
         Exit codes: 0 every scenario passed, 1 a scenario failed, 2 wrong usage.
         """
 
-    static func run(_ arguments: [String]) throws -> Int32 {
-        let options = try Options(
-            arguments, flags: ["--list", "--barcodes-only"], values: ["--filter", "--rule", "--junit", "--jobs", "--shard", "--camera"])
+    enum Option: CommandOption {
+        case filter, rule, junit, jobs, shard, list, barcodesOnly, camera
+
+        var spec: OptionSpec {
+            switch self {
+            case .filter: .value("--filter", "TEXT", "only scenarios whose name contains TEXT")
+            case .rule: .value("--rule", "ID", "only scenarios covering the rule ID (e.g. SCAN-7)")
+            case .junit: .value("--junit", "FILE", "also write a JUnit XML report, for CI")
+            case .jobs:
+                .integer("--jobs", "N", 1...64, default: defaultJobs, "scenarios at once, each thread with its own reader (default: cores)")
+            case .shard: .value("--shard", "I/N", "run the I-th of N equal shares (1-based), for a CI matrix")
+            case .list: .flag("--list", "list the scenarios instead of running them")
+            case .barcodesOnly: .flag("--barcodes-only", "read barcodes only, no OCR (faster; text-dependent steps will fail)")
+            case .camera:
+                .value(
+                    "--camera", "SOURCE",
+                    "play every selected scenario through SOURCE instead of its recording:\na webcam (/dev/videoN) runs in real time, each wait a real wait,\nwhile you hold up the labels and tags the scenario expects"
+                )
+            }
+        }
+    }
+
+    static func run(_ options: Parsed<Option>) throws -> Int32 {
         guard options.positional.isEmpty else { throw UsageError("takes no FILE") }
         var selected = allScenarios
-        if let text = options.value("--filter") { selected = selected.filter { $0.name.localizedCaseInsensitiveContains(text) } }
-        if let rule = options.value("--rule") { selected = selected.filter { $0.rules.contains(rule.uppercased()) } }
-        if let shard = options.value("--shard") {
+        if let text = options.value(.filter) { selected = selected.filter { $0.name.localizedCaseInsensitiveContains(text) } }
+        if let rule = options.value(.rule) { selected = selected.filter { $0.rules.contains(rule.uppercased()) } }
+        if let shard = options.value(.shard) {
             let parts = shard.split(separator: "/").compactMap { Int($0) }
             guard parts.count == 2, parts[1] >= 1, (1...parts[1]).contains(parts[0]) else {
                 throw UsageError("--shard takes I/N with 1 <= I <= N, not '\(shard)'")
             }
             selected = selected.enumerated().filter { $0.offset % parts[1] == parts[0] - 1 }.map(\.element)
         }
-        if let camera = options.value("--camera") {
+        if let camera = options.value(.camera) {
             let absolute = camera.hasPrefix("/") ? camera : FileManager.default.currentDirectoryPath + "/" + camera
             selected = selected.map { scenario in
                 var s = scenario
@@ -56,13 +64,13 @@ enum ScenariosCommand: Command {
                 return s
             }
         }
-        if options.has("--list") {
+        if options.has(.list) {
             for s in selected { emit("\(s.location)  \(s.name)  [\(s.rules.joined(separator: ", "))]") }
             return ExitCode.success
         }
         guard !selected.isEmpty else { throw CommandFailure("no scenario matches") }
-        let jobs = try options.integer("--jobs", default: ProcessInfo.processInfo.activeProcessorCount, in: 1...64)
-        let barcodesOnly = options.has("--barcodes-only")
+        let jobs = options.integer(.jobs)
+        let barcodesOnly = options.has(.barcodesOnly)
         let devices = FileManager.default.fileExists(atPath: "Devices/sequences") ? "Devices" : ScenarioPaths.devices
         let start = ContinuousClock.now
         let done = Locked(0)
@@ -80,7 +88,7 @@ enum ScenariosCommand: Command {
             for line in result.transcript { emit("    \(line)") }
         }
         let elapsed = ContinuousClock.now - start
-        if let junit = options.value("--junit") { try writeJUnit(results, to: junit, elapsed: elapsed) }
+        if let junit = options.value(.junit) { try writeJUnit(results, to: junit, elapsed: elapsed) }
         emit("\n\(results.count - failed.count) passed, \(failed.count) failed")
         emit(
             String(
@@ -131,25 +139,31 @@ final class BarcodesOnly: FrameReading {
 enum RulesCommand: Command {
     static let name = ["rules"]
     static let summary = "every rule of the specification, with the scenarios that cover it"
-    static let help = """
+    static let about = """
         Usage: fieldrig rules [--json]
 
         Prints every rule id the project keeps (Scenarios/RULES, checked against the specification
         by a test) with the scenarios that name it, and flags the rules no scenario covers.
-
-        Options:
-          --json       {"rules": [{"id": "SCAN-7", "scenarios": ["..."]}]}
-          -h, --help   this help
-
+        """
+    static let notes = """
         Exit codes: 0 every rule is covered, 1 a rule is not, 2 wrong usage.
         """
 
-    static func run(_ arguments: [String]) throws -> Int32 {
-        let options = try Options(arguments, flags: ["--json"], values: [])
+    enum Option: CommandOption {
+        case json
+
+        var spec: OptionSpec {
+            switch self {
+            case .json: .flag("--json", "{\"rules\": [{\"id\": \"SCAN-7\", \"scenarios\": [\"...\"]}]}")
+            }
+        }
+    }
+
+    static func run(_ options: Parsed<Option>) throws -> Int32 {
         let rules = ScenarioPaths.rules
         guard !rules.isEmpty else { throw CommandFailure("the rule list (Scenarios/RULES) could not be read") }
         let coverage = rules.map { rule in (rule, allScenarios.filter { $0.rules.contains(rule.id) }.map(\.name)) }
-        if options.has("--json") {
+        if options.has(.json) {
             emit(
                 JSON.object([
                     ("rules", .array(coverage.map { .object([("id", .string($0.0.id)), ("scenarios", .array($0.1.map(JSON.string)))]) }))

@@ -9,24 +9,33 @@ import Shell
 enum SerialCommand: Command {
     static let name = ["serial"]
     static let summary = "read label images and show the serial chooser's candidates"
-    static let help = """
+    static let about = """
         Usage: fieldrig serial [--json] FILE...
 
         Reads each label image (barcodes and print in one pass), holds it in front of the serial
         chooser for its settling window, and prints the chooser as the phone draws it: "Which one
         is the serial?", then each row's value with where it was read and whether barcode and
         print agree or disagree. Agreement comes first; no scores.
-
-        Options:
-          --json       one object per image per line: {"file", "candidates": [{"value", "where",
-                       "evidence": "agree" | "barcode" | "text", "disagreesWith"}]}
-          -h, --help   this help
-
+        """
+    static let notes = """
         Exit codes: 0 every file was read, 1 a file could not be read, 2 wrong usage.
         """
 
-    static func run(_ arguments: [String]) throws -> Int32 {
-        let options = try Options(arguments, flags: ["--json"], values: [])
+    enum Option: CommandOption {
+        case json
+
+        var spec: OptionSpec {
+            switch self {
+            case .json:
+                .flag(
+                    "--json",
+                    "one object per image per line: {\"file\", \"candidates\": [{\"value\", \"where\",\n\"evidence\": \"agree\" | \"barcode\" | \"text\", \"disagreesWith\"}]}"
+                )
+            }
+        }
+    }
+
+    static func run(_ options: Parsed<Option>) throws -> Int32 {
         guard !options.positional.isEmpty else { throw UsageError("name at least one image file") }
         var failed = false
         try ReadCommand.readAll(options.positional, passes: .all, jobs: ProcessInfo.processInfo.activeProcessorCount) { path, outcome in
@@ -34,11 +43,11 @@ enum SerialCommand: Command {
             case .success(let read):
                 let chooser = SerialDriver.still(read.readings)
                 emit(
-                    options.has("--json")
+                    options.has(.json)
                         ? json(path, chooser) : ([path] + TerminalText.serialChooser(chooser).map { "  " + $0 }).joined(separator: "\n"))
             case .failure(let error):
                 failed = true
-                if options.has("--json") { emit(JSON.object([("file", .string(path)), ("error", .string(error.description))]).text) }
+                if options.has(.json) { emit(JSON.object([("file", .string(path)), ("error", .string(error.description))]).text) }
                 printError("fieldrig: \(error)")
             }
         }

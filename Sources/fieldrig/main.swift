@@ -5,34 +5,6 @@ import Reader
     import Glibc
 #endif
 
-/// Every subcommand, in the order the overview lists them.
-let commands: [any Command.Type] = [
-    ScenariosCommand.self,
-    RulesCommand.self,
-    ExploreCommand.self,
-    ReadCommand.self,
-    SerialCommand.self,
-    LiveCommand.self,
-    CamerasCommand.self,
-    RecordCommand.self,
-    RegisterCommand.self,
-    TagCommand.self,
-    QueueCommand.self,
-    MacCommand.self,
-    PairCommand.self,
-    HandoverCommand.self,
-    CrashRegisterCommand.self,
-    CrashQueueCommand.self,
-    BenchReadCommand.self,
-    BenchCamerasCommand.self,
-    BenchRegisterCommand.self,
-    BenchScanCommand.self,
-    BenchSerialsCommand.self,
-    BenchQueueCommand.self,
-    BenchHandoverCommand.self,
-    BenchScenariosCommand.self,
-]
-
 let overview = """
     fieldrig: the Manifest field rig, the iPhone companion's rules run on Linux.
 
@@ -90,7 +62,7 @@ func unblockSignals() {
     }
     limitThreadsOrReexecute()
     do {
-        return try command.run(rest)
+        return try command.run(arguments: rest)
     } catch let error as UsageError {
         printError(
             "fieldrig \(command.name.joined(separator: " ")): \(error). Run 'fieldrig \(command.name.joined(separator: " ")) --help'.")
