@@ -36,55 +36,24 @@ enum CrashRegisterCommand: Command {
         try Register(path: path).apply(.demo, at: Timestamp(year: 2026, month: 1, day: 1))
 
         var random = SeededRandom(seed: UInt64(seed))
-        var stamps: Set<Int> = []
-        var captures: [Int: (file: String, sha: String)] = [:]
-        var orphans = 0
-        func fail(_ kill: Int, _ what: String) -> CommandFailure {
-            CommandFailure(
-                "kill \(kill) of \(kills): \(what). Replay with: fieldrig crash register --seed \(seed) --kills \(kill) --keep FOLDER")
-        }
+        var checks = RegisterCrashCheck()
         for kill in 1...kills {
             // Kill after this many reported writes, plus up to 2 ms more: mid-write as often as not.
             let afterWrites = Int.random(in: 0...12, using: &random)
             let extra = Duration.microseconds(Int.random(in: 0...2000, using: &random))
-            let reported = try CrashHarness.runAndKill(
-                ["register", path, "churn", "--seed", String(UInt64(seed) &* 1000 &+ UInt64(kill))], afterLines: afterWrites, extra: extra)
-            for line in reported {
-                let parts = line.split(separator: " ").map(String.init)
-                if parts.first == "stamp", parts.count == 3, let id = Int(parts[1]) { stamps.insert(id) }
-                if parts.first == "capture", parts.count == 4, let id = Int(parts[1]) { captures[id] = (parts[2], parts[3]) }
+            checks.absorb(
+                try CrashHarness.runAndKill(
+                    ["register", path, "churn", "--seed", String(UInt64(seed) &* 1000 &+ UInt64(kill))], afterLines: afterWrites,
+                    extra: extra))
+            do {
+                try checks.check(try Register(path: path))
+            } catch {
+                throw CommandFailure(
+                    "kill \(kill) of \(kills): \(error). Replay with: fieldrig crash register --seed \(seed) --kills \(kill) --keep FOLDER")
             }
-
-            let register: Register
-            do { register = try Register(path: path) } catch { throw fail(kill, "the register did not open: \(error)") }
-            let integrity = try register.integrityCheck()
-            guard integrity == "ok" else { throw fail(kill, "integrity_check says \(integrity)") }
-            let present = Set(try register.stamps().map(\.id))
-            guard stamps.isSubset(of: present) else {
-                throw fail(kill, "reported stamps \(stamps.subtracting(present).sorted()) are missing")
-            }
-            let rows = try register.captures()
-            let byID = Dictionary(uniqueKeysWithValues: rows.map { ($0.id, $0) })
-            for (id, expected) in captures {
-                guard let row = byID[id], row.file == expected.file, row.sha256 == expected.sha else {
-                    throw fail(kill, "reported capture \(id) is missing")
-                }
-            }
-            for row in rows {
-                guard let bytes = FileManager.default.contents(atPath: register.photoPath(row)) else {
-                    throw fail(kill, "capture \(row.id) points at a missing file \(row.file)")
-                }
-                guard sha256Hex(Array(bytes)) == row.sha256 else {
-                    throw fail(kill, "capture \(row.id)'s photograph does not match its digest")
-                }
-            }
-            guard register.reconciliation.missingFiles.isEmpty else {
-                throw fail(kill, "rows point at missing files \(register.reconciliation.missingFiles)")
-            }
-            orphans += register.reconciliation.orphansFound.count
         }
         emit(
-            "\(kills) kills (seed \(seed)): \(stamps.count) stamps and \(captures.count) captures reported, all present; \(orphans) photographs written but not yet recorded were found and kept; integrity ok after every kill"
+            "\(kills) kills (seed \(seed)): \(checks.stamps.count) stamps and \(checks.captures.count) captures reported, all present; \(checks.orphans) photographs written but not yet recorded were found and kept; integrity ok after every kill"
         )
         return ExitCode.success
     }
@@ -201,71 +170,36 @@ enum CrashQueueCommand: Command {
         try register.pair(
             Pairing(macName: "Studio Mac", address: "127.0.0.1:7443", fingerprint: String(repeating: "ab", count: 32), pairedAt: start))
         var random = SeededRandom(seed: UInt64(seed))
-        var kept: [String: String] = [:]  // file -> digest, as the child reported
-        var allSentSeen = 0
-        func fail(_ kill: Int, _ what: String) -> CommandFailure {
-            CommandFailure(
-                "kill \(kill) of \(kills): \(what). Replay with: fieldrig crash queue --seed \(seed) --kills \(kill) --keep FOLDER")
-        }
-        /// The checks after a restart, against the truth: what the Mac's folder really holds.
-        func check(_ register: Register, _ kill: Int) throws {
-            let summary = try QueueSummary.of(register, macReachable: true)
-            let rows = try register.queueRows()
-            let captures = try register.captures()
-            let phoneFiles = Set(
-                (try? FileManager.default.contentsOfDirectory(atPath: register.photosFolder))?.filter { !$0.hasSuffix(".partial") } ?? [])
-            func onMac(_ file: String, _ digest: String) -> Bool {
-                guard let data = FileManager.default.contents(atPath: "\(mac)/\(file)") else { return false }
-                return sha256Hex(Array(data)) == digest
-            }
-            // No photograph the child kept is lost: it is still on the phone.
-            for (file, _) in kept where !phoneFiles.contains(file) {
-                throw fail(kill, "the kept photograph \(file) is gone from the phone")
-            }
-            // Done means the Mac holds the whole file.
-            for row in rows where row.state == .done && !onMac(row.capture.file, row.capture.sha256) {
-                throw fail(kill, "\(row.capture.file) is marked sent but the Mac does not hold it whole")
-            }
-            // Every photograph on the phone is counted exactly once: done, or in one of the three counts.
-            let done = rows.filter { $0.state == .done }.count
-            let counted = summary.counts.goingUp + summary.counts.needDecision + summary.counts.kept + done
-            guard counted == phoneFiles.count else {
-                throw fail(kill, "\(phoneFiles.count) photographs on the phone but \(counted) counted (\(summary.counts), \(done) done)")
-            }
-            // "All sent" only when every photograph is on the Mac, whole.
-            if summary.counts.allSent {
-                allSentSeen += 1
-                let byFile = Dictionary(uniqueKeysWithValues: captures.map { ($0.file, $0.sha256) })
-                for file in phoneFiles where !onMac(file, byFile[file] ?? "") {
-                    throw fail(kill, "the summary says All sent while \(file) is not on the Mac")
-                }
+        var checks = QueueCrashCheck(macFolder: mac)
+        func check(_ kill: Int, _ body: () throws -> Void) throws {
+            do { try body() } catch {
+                throw CommandFailure(
+                    "kill \(kill) of \(kills): \(error). Replay with: fieldrig crash queue --seed \(seed) --kills \(kill) --keep FOLDER")
             }
         }
         for kill in 1...kills {
             let afterLines = Int.random(in: 0...14, using: &random)
             let extra = Duration.microseconds(Int.random(in: 0...3000, using: &random))
-            let lines = try CrashHarness.runAndKill(
-                ["queue", path, "churn", "--mac-folder", mac, "--seed", String(UInt64(seed) &* 1000 &+ UInt64(kill))],
-                afterLines: afterLines, extra: extra)
-            for line in lines where line.hasPrefix("kept ") {
-                let parts = line.split(separator: " ")
-                if parts.count == 3 { kept[String(parts[1])] = String(parts[2]) }
-            }
-
+            checks.absorb(
+                try CrashHarness.runAndKill(
+                    ["queue", path, "churn", "--mac-folder", mac, "--seed", String(UInt64(seed) &* 1000 &+ UInt64(kill))],
+                    afterLines: afterLines, extra: extra))
             let register: Register
-            do { register = try Register(path: path) } catch { throw fail(kill, "the register did not open: \(error)") }
-            try check(register, kill)
+            do { register = try Register(path: path) } catch {
+                throw CommandFailure("kill \(kill) of \(kills): the register did not open: \(error)")
+            }
+            try check(kill) { try checks.check(register) }
             // Every fourth restart, the app finishes the job with the Mac in reach: sync, queue, push.
             if kill % 4 == 0 {
                 for asset in try register.assets() { try register.markSynced(tag: asset.tag, at: start) }
                 try register.queueKept(at: start)
                 for row in try register.queueRows() where row.state == .needsDecision { try register.retryUpload(row, at: start) }
                 try Uploader(register: register, receiver: FolderReceiver(folder: mac)).drain(at: start)
-                try check(register, kill)
+                try check(kill) { try checks.check(register) }
             }
         }
         emit(
-            "\(kills) kills (seed \(seed)): \(kept.count) photographs kept, none lost; every one counted exactly once after every kill; no row done without the whole file on the Mac; \"All sent\" said \(allSentSeen) times, each time true"
+            "\(kills) kills (seed \(seed)): \(checks.kept.count) photographs kept, none lost; every one counted exactly once after every kill; no row done without the whole file on the Mac; \"All sent\" said \(checks.allSentSeen) times, each time true"
         )
         return ExitCode.success
     }

@@ -157,19 +157,6 @@ enum RegisterCommand: Command {
     }
 }
 
-/// A small seeded random number generator (SplitMix64): the same seed, the same numbers.
-struct SeededRandom: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// The child of the crash harness: writes stamps and captures in a loop, printing each one only
 /// after it has committed, until it is killed.
 enum Churn {

@@ -46,24 +46,14 @@ enum ScenariosCommand: Command {
 
     static func run(_ options: Parsed<Option>) throws -> Int32 {
         guard options.positional.isEmpty else { throw UsageError("takes no FILE") }
-        var selected = allScenarios
-        if let text = options.value(.filter) { selected = selected.filter { $0.name.localizedCaseInsensitiveContains(text) } }
-        if let rule = options.value(.rule) { selected = selected.filter { $0.rules.contains(rule.uppercased()) } }
+        var selection = ScenarioSelection(filter: options.value(.filter), rule: options.value(.rule), camera: options.value(.camera))
         if let shard = options.value(.shard) {
-            let parts = shard.split(separator: "/").compactMap { Int($0) }
-            guard parts.count == 2, parts[1] >= 1, (1...parts[1]).contains(parts[0]) else {
+            guard let parsed = ScenarioSelection.Shard(shard) else {
                 throw UsageError("--shard takes I/N with 1 <= I <= N, not '\(shard)'")
             }
-            selected = selected.enumerated().filter { $0.offset % parts[1] == parts[0] - 1 }.map(\.element)
+            selection.shard = parsed
         }
-        if let camera = options.value(.camera) {
-            let absolute = camera.hasPrefix("/") ? camera : FileManager.default.currentDirectoryPath + "/" + camera
-            selected = selected.map { scenario in
-                var s = scenario
-                s.phone.camera = absolute
-                return s
-            }
-        }
+        let selected = selection.apply(to: allScenarios, workingDirectory: FileManager.default.currentDirectoryPath)
         if options.has(.list) {
             for s in selected { emit("\(s.location)  \(s.name)  [\(s.rules.joined(separator: ", "))]") }
             return ExitCode.success
@@ -88,37 +78,17 @@ enum ScenariosCommand: Command {
             for line in result.transcript { emit("    \(line)") }
         }
         let elapsed = ContinuousClock.now - start
-        if let junit = options.value(.junit) { try writeJUnit(results, to: junit, elapsed: elapsed) }
+        if let junit = options.value(.junit) {
+            do { try JUnitReport.xml(results, elapsed: elapsed).write(toFile: junit, atomically: true, encoding: .utf8) } catch {
+                throw CommandFailure("\(junit): cannot write the JUnit report (\(error.localizedDescription))")
+            }
+        }
         emit("\n\(results.count - failed.count) passed, \(failed.count) failed")
         emit(
             String(
                 format: "%d scenarios in %.1f s (%.1f a second, %d jobs)", results.count, seconds(elapsed),
                 Double(results.count) / seconds(elapsed), jobs))
         return failed.isEmpty ? ExitCode.success : ExitCode.failure
-    }
-
-    static func writeJUnit(_ results: [ScenarioResult], to path: String, elapsed: Duration) throws {
-        func escape(_ s: String) -> String {
-            s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(
-                of: ">", with: "&gt;"
-            )
-            .replacingOccurrences(of: "\"", with: "&quot;")
-        }
-        var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        xml +=
-            "<testsuite name=\"fieldrig scenarios\" tests=\"\(results.count)\" failures=\"\(results.filter { !$0.passed }.count)\" time=\"\(seconds(elapsed))\">\n"
-        for r in results {
-            xml +=
-                "  <testcase classname=\"\(escape(r.location.description))\" name=\"\(escape(r.scenario))\" time=\"\(seconds(r.duration))\">"
-            if let failure = r.failure {
-                xml += "<failure message=\"\(escape(failure))\">\(escape(r.transcript.joined(separator: "\n")))</failure>"
-            }
-            xml += "</testcase>\n"
-        }
-        xml += "</testsuite>\n"
-        do { try xml.write(toFile: path, atomically: true, encoding: .utf8) } catch {
-            throw CommandFailure("\(path): cannot write the JUnit report (\(error.localizedDescription))")
-        }
     }
 }
 

@@ -1,9 +1,10 @@
 import Companion
 import Foundation
 import Reader
-import ScenarioKit
 import Scenarios
 import Testing
+
+@testable import ScenarioKit
 
 let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
 
@@ -98,5 +99,64 @@ struct BrokenCompanionTests {
         #expect(result.failure?.contains("QUEUE-2: the summary said “All sent” while") == true, "\(result.failure ?? "")")
         #expect(result.failure?.hasPrefix("Scenarios/Queue.swift:") == true)
         #expect(result.transcript.last?.contains("✗") == true)
+    }
+}
+
+@Suite("The explorer, selection and reports, as libraries")
+struct ScenarioToolsTests {
+    func explorer(broken: Bool) -> Explorer {
+        let prepare: ((World) -> Void)? =
+            broken
+            ? { world in
+                world.scanScreenDouble = { screen in
+                    var broken = screen
+                    if broken.card == nil { broken.routes = Route.allCases }
+                    return broken
+                }
+            } : nil
+        return Explorer(runner: ScenarioRunner(devices: "\(root)/Devices"), reader: CachingReader(try! FrameReader()), prepare: prepare)
+    }
+
+    @Test("a broken companion is caught and shrunk to the one step that shows it; the same seed finds the same run")
+    func catchesAndShrinks() throws {
+        let finding = try #require(explorer(broken: true).explore(seed: 1, steps: 20, runs: 10))
+        #expect(finding.failure.contains("SCAN-7"))
+        #expect(finding.moves.count < finding.original && finding.moves.count <= 2)
+        #expect(finding.scenarioSource.hasPrefix("let explored1x\(finding.run) = Scenario("))
+        #expect(finding.scenarioSource.contains(finding.moves.map(\.code).joined(separator: "\n    ")))
+        let again = try #require(explorer(broken: true).explore(seed: 1, steps: 20, runs: 10))
+        #expect(again.run == finding.run && again.moves.map(\.code) == finding.moves.map(\.code))
+    }
+
+    @Test("the companion as it is holds every invariant over a few seeded runs")
+    func holds() {
+        #expect(explorer(broken: false).explore(seed: 7, steps: 15, runs: 4) == nil)
+    }
+
+    @Test("selection by name, by rule in any case, and by shard: every scenario in exactly one shard")
+    func selection() throws {
+        let byRule = ScenarioSelection(rule: "scan-7").apply(to: allScenarios, workingDirectory: "/w")
+        #expect(!byRule.isEmpty && byRule.allSatisfy { $0.rules.contains("SCAN-7") })
+        let byName = ScenarioSelection(filter: "WALK-ROUND").apply(to: allScenarios, workingDirectory: "/w")
+        #expect(!byName.isEmpty && byName.allSatisfy { $0.name.lowercased().contains("walk-round") })
+        var seen: [String] = []
+        for i in 1...3 {
+            seen += ScenarioSelection(shard: try #require(.init("\(i)/3"))).apply(to: allScenarios, workingDirectory: "/w").map(\.name)
+        }
+        #expect(seen.sorted() == allScenarios.map(\.name).sorted())
+        for bad in ["0/3", "4/3", "1/0", "1/", "a/b", "1/3/3", "١/3"] { #expect(ScenarioSelection.Shard(bad) == nil, "\(bad)") }
+        let played = ScenarioSelection(camera: "rec/case").apply(to: Array(allScenarios.prefix(2)), workingDirectory: "/w")
+        #expect(played.allSatisfy { $0.phone.camera == "/w/rec/case" })
+    }
+
+    @Test("the JUnit report escapes what XML cannot hold as it is")
+    func junit() {
+        let result = ScenarioResult(
+            scenario: "a <b> & \"c\"", rules: [], location: StepLocation(file: "/x/Scenarios/A.swift", line: 3), failure: "bad\u{1b}[31m",
+            transcript: ["one", "two"], duration: .milliseconds(1500))
+        let xml = JUnitReport.xml([result], elapsed: .seconds(2))
+        #expect(xml.contains(#"name="a &lt;b&gt; &amp; &quot;c&quot;""#))
+        #expect(xml.contains(#"<failure message="bad\u{1b}[31m">one"#) && !xml.contains("\u{1b}"))
+        #expect(xml.contains(#"tests="1" failures="1" time="2.0""#))
     }
 }

@@ -1,0 +1,134 @@
+import Companion
+import Foundation
+import Reader
+
+/// Random legal actions and faults, the always-on invariants after every step, and the shortest
+/// run that still breaks one: `fieldrig explore`, as a library.
+public struct Explorer {
+    public let runner: ScenarioRunner
+    public let reader: any FrameReading
+    /// For tests of the explorer: a double standing in for part of the companion.
+    public let prepare: ((World) -> Void)?
+
+    public init(runner: ScenarioRunner, reader: any FrameReading, prepare: ((World) -> Void)? = nil) {
+        self.runner = runner
+        self.reader = reader
+        self.prepare = prepare
+    }
+
+    /// A run that broke an invariant, shrunk, and written out as a scenario to paste.
+    public struct Finding: Sendable {
+        public var seed: UInt64
+        public var run: Int
+        public var failure: String
+        /// How many moves the run had before shrinking.
+        public var original: Int
+        public var moves: [Move]
+        public var shrunkFailure: String
+        public var phoneCode: String
+
+        /// The scenario, as Swift for `Scenarios/`.
+        public var scenarioSource: String {
+            (["let explored\(seed)x\(run) = Scenario(\"found by fieldrig explore --seed \(seed)\", rules: [], phone: \(phoneCode)) {"]
+                + moves.map { "    \($0.code)" } + ["}"]).joined(separator: "\n")
+        }
+    }
+
+    /// `runs` runs of `steps` random moves from `seed`; the first that breaks an invariant,
+    /// shrunk, or nil when every invariant held. The same seed gives the same runs.
+    public func explore(seed: UInt64, steps: Int, runs: Int) -> Finding? {
+        var random = SeededRandom(seed: seed)
+        for run in 1...max(1, runs) {
+            let (phone, phoneCode) = Self.randomPhone(&random)
+            let moves = (0..<steps).map { _ in Self.randomMove(&random) }
+            guard let failure = failure(of: moves, phone: phone) else { continue }
+            let shrunk = shrink(moves, phone: phone)
+            return Finding(
+                seed: seed, run: run, failure: failure, original: moves.count, moves: shrunk,
+                shrunkFailure: self.failure(of: shrunk, phone: phone) ?? "", phoneCode: phoneCode)
+        }
+        return nil
+    }
+
+    /// The failure a run of moves ends in, or nil.
+    public func failure(of moves: [Move], phone: Phone) -> String? {
+        runner.run(Scenario("explore", rules: [], phone: phone) { moves.map(\.step) }, reader: reader, prepare: prepare).failure
+    }
+
+    /// One generated action: the Swift that writes it, and the step itself.
+    public struct Move: Sendable {
+        public var code: String
+        public var step: Step
+    }
+
+    /// The fewest moves (removing one at a time, to a fixed point) that still break an invariant.
+    public func shrink(_ moves: [Move], phone: Phone) -> [Move] {
+        var current = moves
+        var changed = true
+        while changed {
+            changed = false
+            var i = current.count - 1
+            while i >= 0 {
+                var candidate = current
+                candidate.remove(at: i)
+                if failure(of: candidate, phone: phone) != nil {
+                    current = candidate
+                    changed = true
+                }
+                i -= 1
+            }
+        }
+        return current
+    }
+
+    public static func randomPhone(_ random: inout SeededRandom) -> (Phone, String) {
+        let cameras = ["walk-round", "tag-mf-0004", "tag-forged", "dell-latitude-hold", "intake-mf-0001", "desk-only", "rack-sweep"]
+        let camera = cameras[Int.random(in: 0..<cameras.count, using: &random)]
+        var faults: [String] = []
+        for _ in 0..<Int.random(in: 0...2, using: &random) {
+            let kind = ["denied", "no-accelerator", "busy", "stopped"][Int.random(in: 0..<4, using: &random)]
+            switch Int.random(in: 0..<3, using: &random) {
+            case 0 where faults.isEmpty: faults.append(kind)
+            case 1: faults.append("\(kind)@\(Double(Int.random(in: 1...40, using: &random)) / 10)")
+            default: faults.append("\(kind)@\(Double(Int.random(in: 1...40, using: &random)) / 10)~foreground")
+            }
+        }
+        let macCode: String
+        let mac: Phone.Mac
+        switch Int.random(in: 0..<3, using: &random) {
+        case 0: (mac, macCode) = (.notPaired, ".notPaired")
+        case 1: (mac, macCode) = (.paired(reachable: false), ".paired(reachable: false)")
+        default: (mac, macCode) = (.paired(), ".paired()")
+        }
+        let code = "Phone(camera: \"\(camera)\", faults: \(faults), mac: \(macCode))"
+        return (Phone(camera: camera, faults: faults, mac: mac), code)
+    }
+
+    public static func randomMove(_ random: inout SeededRandom) -> Move {
+        let file = "explore"
+        let line = 0
+        switch Int.random(in: 0..<16, using: &random) {
+        case 0: return Move(code: "openScan()", step: openScan(file: file, line: line))
+        case 1: return Move(code: "openScan(.walkRound)", step: openScan(.walkRound, file: file, line: line))
+        case 2, 3:
+            let s = Double(Int.random(in: 1...15, using: &random)) / 10
+            return Move(code: "wait(\(s))", step: wait(s, file: file, line: line))
+        case 4: return Move(code: "tapVerify()", step: tapVerify(file: file, line: line))
+        case 5: return Move(code: "tapNext()", step: tapNext(file: file, line: line))
+        case 6:
+            let route = Route.allCases[Int.random(in: 0..<3, using: &random)]
+            return Move(code: "tap(.\(route.rawValue))", step: tap(route, file: file, line: line))
+        case 7: return Move(code: "goToBackground()", step: goToBackground(file: file, line: line))
+        case 8: return Move(code: "returnToForeground()", step: returnToForeground(file: file, line: line))
+        case 9:
+            let tag = ["MF-0001", "MF-0004", "MF-0012"][Int.random(in: 0..<3, using: &random)]
+            return Move(code: "takePhotograph(of: \"\(tag)\")", step: takePhotograph(of: tag, bytes: 4000, file: file, line: line))
+        case 10: return Move(code: "pushUploads()", step: pushUploads(file: file, line: line))
+        case 11: return Move(code: "macLeavesNetwork()", step: macLeavesNetwork(file: file, line: line))
+        case 12: return Move(code: "macReturns()", step: macReturns(file: file, line: line))
+        case 13: return Move(code: "openHandover()", step: openHandover(file: file, line: line))
+        case 14: return Move(code: "tapSendIt()", step: tapSendIt(file: file, line: line))
+        default: return Move(code: "restartApp()", step: restartApp(file: file, line: line))
+        }
+    }
+}
