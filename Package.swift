@@ -25,7 +25,7 @@ let package = Package(
         // OpenSSL wrapped once for what proves things: digests, MACs, P-256 signatures.
         .target(name: "Crypto", dependencies: ["Model", "COpenSSL"]),
         .target(name: "Imaging", dependencies: ["Model", "CLeptonica", "CQRencode", "Durable"]),
-        .target(name: "Reader", dependencies: ["Model", "Imaging", "CZBar", "CTesseract", "CLeptonica"]),
+        .target(name: "Reader", dependencies: ["Model", "Imaging", "CZBar", "CTesseract"]),
         .target(name: "Camera", dependencies: ["Model", "Imaging", "Durable", "CV4L2"]),
         .target(name: "Register", dependencies: ["Model", "CSQLite", "Crypto", "Durable"]),
         // The core: screens as pure state machines, and the serial extractor. Plain values in and out.

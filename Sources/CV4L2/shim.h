@@ -5,11 +5,6 @@
 #include <linux/videodev2.h>
 #include <libv4l2.h>
 
-/// v4l2_open is variadic; Swift cannot call variadic C functions.
-static inline int fieldrig_v4l2_open(const char *path, int flags) {
-    return v4l2_open(path, flags);
-}
-
 /// v4l2_ioctl is variadic; this passes the one argument every V4L2 request takes.
 static inline int fieldrig_v4l2_ioctl(int fd, unsigned long request, void *arg) {
     return v4l2_ioctl(fd, request, arg);
@@ -21,7 +16,6 @@ static inline unsigned long fieldrig_VIDIOC_QUERYCAP(void) { return VIDIOC_QUERY
 static inline unsigned long fieldrig_VIDIOC_ENUM_FMT(void) { return VIDIOC_ENUM_FMT; }
 static inline unsigned long fieldrig_VIDIOC_ENUM_FRAMESIZES(void) { return VIDIOC_ENUM_FRAMESIZES; }
 static inline unsigned long fieldrig_VIDIOC_ENUM_FRAMEINTERVALS(void) { return VIDIOC_ENUM_FRAMEINTERVALS; }
-static inline unsigned long fieldrig_VIDIOC_G_FMT(void) { return VIDIOC_G_FMT; }
 static inline unsigned long fieldrig_VIDIOC_S_FMT(void) { return VIDIOC_S_FMT; }
 static inline unsigned long fieldrig_VIDIOC_S_PARM(void) { return VIDIOC_S_PARM; }
 static inline unsigned long fieldrig_VIDIOC_REQBUFS(void) { return VIDIOC_REQBUFS; }
@@ -33,5 +27,4 @@ static inline unsigned long fieldrig_VIDIOC_STREAMOFF(void) { return VIDIOC_STRE
 static inline unsigned int fieldrig_V4L2_PIX_FMT_GREY(void) { return V4L2_PIX_FMT_GREY; }
 static inline unsigned int fieldrig_V4L2_PIX_FMT_YUYV(void) { return V4L2_PIX_FMT_YUYV; }
 static inline unsigned int fieldrig_V4L2_PIX_FMT_YUV420(void) { return V4L2_PIX_FMT_YUV420; }
-static inline unsigned int fieldrig_V4L2_PIX_FMT_MJPEG(void) { return V4L2_PIX_FMT_MJPEG; }
 #endif

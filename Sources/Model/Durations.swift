@@ -21,3 +21,11 @@ public func formatMilliseconds(_ d: Duration) -> String {
     let tenths = Int64((d.inSeconds * 10_000).rounded())
     return "\(tenths / 10).\(abs(tenths % 10)) ms"
 }
+
+/// The median and 90th percentile of `samples` (nearest rank).
+public func percentiles(_ samples: [Duration]) -> (median: Duration, p90: Duration) {
+    let sorted = samples.sorted()
+    guard !sorted.isEmpty else { return (.zero, .zero) }
+    func rank(_ p: Double) -> Duration { sorted[min(sorted.count - 1, Int((p * Double(sorted.count)).rounded(.up)) - 1)] }
+    return (rank(0.5), rank(0.9))
+}

@@ -117,14 +117,6 @@ enum BenchReadCommand: Command {
     }
 }
 
-/// The median and 90th percentile of `samples` (nearest rank).
-func percentiles(_ samples: [Duration]) -> (median: Duration, p90: Duration) {
-    let sorted = samples.sorted()
-    guard !sorted.isEmpty else { return (.zero, .zero) }
-    func rank(_ p: Double) -> Duration { sorted[min(sorted.count - 1, Int((p * Double(sorted.count)).rounded(.up)) - 1)] }
-    return (rank(0.5), rank(0.9))
-}
-
 func seconds(_ d: Duration) -> Double { d.inSeconds }
 
 func ms(_ d: Duration) -> String { formatMilliseconds(d) }

@@ -36,7 +36,7 @@ enum BenchSerialsCommand: Command {
         var planted = 0
         var shown = 0
         var misses: [String] = []
-        try ReadCommand.readAll(labels.map(\.path), passes: .all, jobs: ProcessInfo.processInfo.activeProcessorCount) { path, outcome in
+        try BatchRead.readAll(labels.map(\.path), passes: .all, jobs: defaultJobs) { path, outcome in
             guard case .success(let read) = outcome, let label = labels.first(where: { $0.path == path }) else {
                 misses.append("\(path): could not be read")
                 return

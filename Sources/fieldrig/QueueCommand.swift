@@ -34,7 +34,8 @@ enum QueueCommand: Command {
         guard let path = options.positional.first else { throw UsageError("name the register PATH") }
         if options.positional.count == 2, options.positional[1] == "churn" {
             guard let mac = options.value(.macFolder) else { throw UsageError("churn needs --mac-folder") }
-            return try QueueChurn.run(path: path, macFolder: mac, seed: UInt64(options.integer(.seed)))
+            try QueueChurn.run(path: path, macFolder: mac, seed: UInt64(options.integer(.seed)), say: emit)
+            return ExitCode.success
         }
         guard options.positional.count == 1 else {
             throw UsageError("unknown subcommand '\(options.positional.dropFirst().joined(separator: " "))'")
@@ -62,40 +63,6 @@ enum QueueCommand: Command {
         } else {
             for line in screen.header { emit(line) }
             for row in screen.rows { emit("  \(row.file)  \(row.state)" + (row.problem.map { ": \($0)" } ?? "")) }
-        }
-        return ExitCode.success
-    }
-}
-
-/// The child of the queue's crash harness: keeps, queues and uploads in a loop, printing each
-/// step only once it is on disk, until it is killed.
-enum QueueChurn {
-    static func run(path: String, macFolder: String, seed: UInt64) throws -> Int32 {
-        let register = try Register(path: path)
-        let receiver = FolderReceiver(folder: macFolder)
-        let uploader = Uploader(register: register, receiver: receiver)
-        let tags = try register.assets().map(\.tag)
-        var random = SeededRandom(seed: seed)
-        var time = Timestamp(year: 2026, month: 2, day: 1).adding(.seconds(Int64(seed % 100_000) * 60))
-        for i in 0..<Int.max {
-            time = time.adding(.seconds(3))
-            let size = Int.random(in: 1_000...300_000, using: &random)
-            var photo = [UInt8](repeating: 0, count: size)
-            for j in stride(from: 0, to: size, by: 16) { photo[j] = UInt8.random(in: 0...255, using: &random) }
-            let capture = try register.keepCapture(photo, tag: tags[Int.random(in: 0..<tags.count, using: &random)], at: time)
-            emit("kept \(capture.file) \(capture.sha256)")
-            let reason = try register.queue(capture, at: time)
-            emit("queued \(capture.file) \(reason?.rawValue ?? "-")")
-            if i % 7 == 6 {
-                // Now and then the Mac syncs the new assets, and kept photographs are queued.
-                for tag in tags { try register.markSynced(tag: tag, at: time) }
-                try register.queueKept(at: time)
-                emit("synced")
-            }
-            receiver.reachable = Int.random(in: 0..<5, using: &random) != 0  // the network comes and goes
-            for outcome in try uploader.drain(at: time, limit: 3) {
-                emit("upload \(outcome)")
-            }
         }
         return ExitCode.success
     }

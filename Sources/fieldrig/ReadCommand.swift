@@ -82,7 +82,7 @@ enum ReadCommand: Command {
         let json = options.has(.json)
 
         var failed = false
-        try readAll(files, passes: passes, jobs: jobs) { path, outcome in
+        try BatchRead.readAll(files, passes: passes, jobs: jobs) { path, outcome in
             switch outcome {
             case .success(let read):
                 emit(json ? jsonLine(path, read) : block(path, read))
@@ -103,50 +103,8 @@ enum ReadCommand: Command {
         return failed ? ExitCode.failure : ExitCode.success
     }
 
-    /// A frame and what was read in it.
-    struct Read: Sendable {
-        var frame: Frame
-        var readings: [Reading]
-    }
-
-    /// Reads `files` on `jobs` threads, each with its own engines, and hands each outcome to
-    /// `deliver` in the order of `files`, as soon as it and all before it are done.
-    static func readAll(
-        _ files: [String], passes: FrameReader.Passes, jobs: Int,
-        deliver: (String, Result<Read, ImageError>) -> Void
-    ) throws {
-        let workers = min(jobs, files.count)
-        let outcomes = OrderedOutcomes<Result<Read, ImageError>>(count: files.count)
-        let setupError = OrderedOutcomes<ReaderError>(count: 1)
-        let next = Locked(0)
-        DispatchQueue.global().async {
-            DispatchQueue.concurrentPerform(iterations: workers) { _ in
-                let reader: FrameReader
-                do throws(ReaderError) {
-                    reader = try FrameReader()
-                } catch {
-                    setupError.put(error, at: 0)
-                    outcomes.abandon()
-                    return
-                }
-                while let i = next.take(below: files.count) {
-                    let outcome = Result { () throws(ImageError) -> Read in
-                        let frame = try ImageFile.load(files[i])
-                        return Read(frame: frame, readings: reader.read(frame, passes: passes))
-                    }
-                    outcomes.put(outcome, at: i)
-                }
-            }
-        }
-        for i in files.indices {
-            guard let outcome = outcomes.wait(for: i) else { break }
-            deliver(files[i], outcome)
-        }
-        if let error = setupError.peek(0) { throw CommandFailure(error.description) }
-    }
-
     /// The person's view of one image.
-    static func block(_ path: String, _ read: Read) -> String {
+    static func block(_ path: String, _ read: BatchRead.Read) -> String {
         var lines = ["\(path)  (\(read.frame.width)x\(read.frame.height))"]
         if read.readings.isEmpty { lines.append("  nothing read") }
         let width = min(40, read.readings.map(\.value.count).max() ?? 0)
@@ -164,7 +122,7 @@ enum ReadCommand: Command {
     }
 
     /// The script's view of one image: one line of JSON.
-    static func jsonLine(_ path: String, _ read: Read) -> String {
+    static func jsonLine(_ path: String, _ read: BatchRead.Read) -> String {
         JSON.object([
             ("file", .string(path)),
             ("width", .int(read.frame.width)),
@@ -205,44 +163,5 @@ enum ReadCommand: Command {
         case .barcode(let symbology): return Mark(box: reading.box, caption: "\(symbology): \(reading.value)", colour: .green)
         case .text(let line): return Mark(box: reading.box, caption: "\(line): \(reading.value)", colour: .blue)
         }
-    }
-}
-
-/// Results filled in by workers in any order and taken in index order.
-// @unchecked Sendable: every access to `slots` and `abandoned` holds `condition`.
-final class OrderedOutcomes<Value>: @unchecked Sendable {
-    private var slots: [Value?]
-    private var abandoned = false
-    private let condition = NSCondition()
-
-    init(count: Int) { slots = Array(repeating: nil, count: count) }
-
-    func put(_ value: Value, at index: Int) {
-        condition.lock()
-        slots[index] = value
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    /// Wakes every waiter: no more values will come.
-    func abandon() {
-        condition.lock()
-        abandoned = true
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    /// The value at `index`, waiting until it is there; nil once abandoned.
-    func wait(for index: Int) -> Value? {
-        condition.lock()
-        defer { condition.unlock() }
-        while slots[index] == nil && !abandoned { condition.wait() }
-        return slots[index]
-    }
-
-    func peek(_ index: Int) -> Value? {
-        condition.lock()
-        defer { condition.unlock() }
-        return slots[index]
     }
 }

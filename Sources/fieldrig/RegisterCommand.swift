@@ -1,6 +1,7 @@
 import Companion
 import Foundation
 import Register
+import Shell
 
 /// `fieldrig register PATH ...`: look inside a register, or make one.
 enum RegisterCommand: Command {
@@ -125,9 +126,8 @@ enum RegisterCommand: Command {
                 throw CommandFailure(refusal.sentence)
             }
         case ("churn", 0):
-            return try Churn.run(
-                path: path, seed: UInt64(options.integer(.seed)),
-                operations: options.integer(.ops))
+            try RegisterChurn.run(path: path, seed: UInt64(options.integer(.seed)), operations: options.integer(.ops), say: emit)
+            return ExitCode.success
         default:
             throw UsageError("unknown subcommand '\(([sub] + rest).joined(separator: " "))'")
         }
@@ -154,34 +154,5 @@ enum RegisterCommand: Command {
             ("field", .string(e.field)),
             ("old", e.oldValue.map(JSON.string) ?? .null), ("new", e.newValue.map(JSON.string) ?? .null),
         ])
-    }
-}
-
-/// The child of the crash harness: writes stamps and captures in a loop, printing each one only
-/// after it has committed, until it is killed.
-enum Churn {
-    static func run(path: String, seed: UInt64, operations: Int) throws -> Int32 {
-        let register = try Register(path: path)
-        let tags = try register.assets().filter { $0.state != .disposed }.map(\.tag)
-        guard !tags.isEmpty else { throw CommandFailure("\(path): churn needs a register with assets (create --demo)") }
-        var random = SeededRandom(seed: seed)
-        var time = Timestamp(year: 2026, month: 1, day: 1).adding(.seconds(Int64(seed % 1_000_000) * 60))
-        for i in 0..<operations {
-            time = time.adding(.milliseconds(Int64.random(in: 1...5000, using: &random)))
-            let tag = tags[Int.random(in: 0..<tags.count, using: &random)]
-            if i % 3 == 2 {
-                let size = Int.random(in: 2_000...200_000, using: &random)
-                var photo = [UInt8](repeating: 0, count: size)
-                for j in stride(from: 0, to: size, by: 8) { photo[j] = UInt8.random(in: 0...255, using: &random) }
-                let capture = try register.keepCapture(photo, tag: tag, at: time)
-                emit("capture \(capture.id) \(capture.file) \(capture.sha256)")
-            } else {
-                switch register.recordVerification(tag: tag, at: time) {
-                case .recorded(let stamp): emit("stamp \(stamp.id) \(stamp.tag)")
-                case .refused(let refusal): throw CommandFailure("stamp refused: \(refusal.sentence)")
-                }
-            }
-        }
-        return ExitCode.success
     }
 }

@@ -38,7 +38,7 @@ enum SerialCommand: Command {
     static func run(_ options: Parsed<Option>) throws -> Int32 {
         guard !options.positional.isEmpty else { throw UsageError("name at least one image file") }
         var failed = false
-        try ReadCommand.readAll(options.positional, passes: .all, jobs: ProcessInfo.processInfo.activeProcessorCount) { path, outcome in
+        try BatchRead.readAll(options.positional, passes: .all, jobs: defaultJobs) { path, outcome in
             switch outcome {
             case .success(let read):
                 let chooser = SerialDriver.still(read.readings)

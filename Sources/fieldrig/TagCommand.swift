@@ -99,43 +99,11 @@ enum TagCommand: Command {
             try ImageFile.writePNG(code, to: png)
         }
         if let frame {
-            guard let desk = deskFrame(payloads) else {
+            guard let desk = QRCodeImage.deskFrame(payloads) else {
                 throw CommandFailure("the codes do not fit side by side on a 1280x720 frame: draw fewer, or shorter ones")
             }
             try ImageFile.writePNG(desk, to: frame)
         }
     }
 
-    /// The codes side by side, centred on a 1280x720 desk, at the largest scale (up to 6 pixels a
-    /// module for one code, 4 for several) at which they all fit; nil when they do not fit at all.
-    static func deskFrame(_ payloads: [String]) -> Frame? {
-        let gap = 24
-        var codes: [Frame] = []
-        for scale in stride(from: payloads.count == 1 ? 6 : 4, through: 2, by: -1) {
-            codes = payloads.compactMap { QRCodeImage.frame($0, scale: scale) }
-            guard codes.count == payloads.count else { return nil }
-            let width = codes.reduce(0) { $0 + $1.width } + gap * (codes.count - 1)
-            if width <= 1280, codes.allSatisfy({ $0.height <= 720 }) { break }
-            codes = []
-        }
-        guard !codes.isEmpty else { return nil }
-        var frame = Frame(width: 1280, height: 720, bytes: [UInt8](repeating: 0x5A, count: 1280 * 720))
-        let total = codes.reduce(0) { $0 + $1.width } + gap * (codes.count - 1)
-        var x = max(0, (1280 - total) / 2)
-        for code in codes {
-            frame = overlay(code, on: frame, x: x, y: (720 - code.height) / 2)
-            x += code.width + gap
-        }
-        return frame
-    }
-
-    static func overlay(_ code: Frame, on frame: Frame, x: Int, y: Int) -> Frame {
-        var bytes = frame.bytes
-        for row in 0..<code.height where y + row < frame.height {
-            for column in 0..<code.width where x + column < frame.width {
-                bytes[(y + row) * frame.width + x + column] = code[column, row]
-            }
-        }
-        return Frame(width: frame.width, height: frame.height, bytes: bytes)
-    }
 }

@@ -68,3 +68,15 @@ struct EncodingTests {
                 == "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
     }
 }
+
+@Suite("Percentiles")
+struct PercentileTests {
+    @Test("median and 90th percentile by nearest rank; nothing for no samples")
+    func nearestRank() {
+        let samples = (1...10).map { Duration.milliseconds($0) }.shuffled()
+        let (median, p90) = percentiles(samples)
+        #expect(median == .milliseconds(5) && p90 == .milliseconds(9))
+        #expect(percentiles([.seconds(3)]) == (.seconds(3), .seconds(3)))
+        #expect(percentiles([]) == (.zero, .zero))
+    }
+}
