@@ -69,15 +69,16 @@ public final class Register: @unchecked Sendable {
                 try db.execute("PRAGMA synchronous = FULL")
             }
             try db.execute("PRAGMA foreign_keys = ON")
-            for (index, sql) in Schema.migrations.enumerated() where index >= version {
-                guard !db.isReadOnly else {
-                    throw RegisterError(
-                        path, .invalid(detail: "the register is at schema \(version) and needs upgrading; open it for writing once"))
-                }
-                try db.transaction {
-                    try db.execute(sql)
-                    try db.execute("PRAGMA user_version = \(index + 1)")
-                }
+            guard version < Schema.migrations.count else { return }
+            guard !db.isReadOnly else {
+                throw RegisterError(
+                    path, .invalid(detail: "the register is at schema \(version) and needs upgrading; open it for writing once"))
+            }
+            // Every pending migration in one transaction: one flush to disk, and a crash leaves the
+            // file at its old version or the new one, never between.
+            try db.transaction {
+                for sql in Schema.migrations[version...] { try db.execute(sql) }
+                try db.execute("PRAGMA user_version = \(Schema.migrations.count)")
             }
         }
         try Register.translating(path, waited: busyTimeout, otherwise: opening, migrate)
