@@ -45,6 +45,16 @@ public final class World {
     public private(set) var uploadOutcomes: [Uploader.Outcome] = []
     public private(set) var transfersMade = 0
 
+    /// A broken companion for tests of the runner and the explorer: its scan sheet offers every
+    /// route, camera routes included, whenever no card is up (breaking SCAN-7 in trouble states).
+    public static func offeringCameraRoutesInTrouble(_ world: World) {
+        world.scanScreenDouble = { screen in
+            var broken = screen
+            if broken.card == nil { broken.routes = Route.allCases }
+            return broken
+        }
+    }
+
     /// For tests of the runner itself: a double standing in for the companion's screens.
     public var scanScreenDouble: ((ScanScreen) -> ScanScreen)? = nil
     public var summaryDouble: ((QueueSummary) -> QueueSummary)? = nil

@@ -66,4 +66,34 @@ public final class CameraPump {
         }
         clock.advance(to: time)
     }
+
+    /// Starts the camera in `setup` for a screen's driver: the trouble (noted) if it cannot start.
+    public func start(_ setup: CameraSetup, note: (String) -> Void) -> CameraTrouble? {
+        if let trouble = start(setup) {
+            note("camera: \(trouble)")
+            return trouble
+        }
+        note("camera: started (\(setup.purpose.rawValue))")
+        return nil
+    }
+
+    /// Pumps until `time` for a screen's driver: frames read go to `frame`, troubles and
+    /// recoveries are noted and go to `failed` and `recovered`.
+    public func drive(
+        until time: Duration, note: (String) -> Void, frame: ([Reading], Duration) -> Void, failed: (CameraTrouble) -> Void,
+        recovered: () -> Void
+    ) {
+        run(until: time) { event in
+            switch event {
+            case .frame(let readings, let at): frame(readings, at)
+            case .trouble(let trouble):
+                note("camera: \(trouble)")
+                failed(trouble)
+            case .recovered:
+                note("camera: recovered")
+                recovered()
+            case .ended: note("camera: the recording ended")
+            }
+        }
+    }
 }

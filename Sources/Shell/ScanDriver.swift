@@ -35,18 +35,9 @@ public final class ScanDriver {
 
     /// Pumps the camera until `time`, reading each frame as it comes; then moves the clock there.
     public func run(until time: Duration) {
-        pump.run(until: time) { event in
-            switch event {
-            case .frame(let readings, let at): send(.frameRead(readings, at: at))
-            case .trouble(let trouble):
-                note("camera: \(trouble)")
-                send(.cameraFailed(trouble))
-            case .recovered:
-                note("camera: recovered")
-                send(.cameraRecovered)
-            case .ended: note("camera: the recording ended")
-            }
-        }
+        pump.drive(
+            until: time, note: note, frame: { send(.frameRead($0, at: $1)) }, failed: { send(.cameraFailed($0)) },
+            recovered: { send(.cameraRecovered) })
         send(.clock(clock.now))
     }
 
@@ -54,13 +45,7 @@ public final class ScanDriver {
         for effect in effects {
             switch effect {
             case .startCamera(let setup):
-                if let trouble = pump.start(setup) {
-                    note("camera: \(trouble)")
-                    send(.cameraFailed(trouble))
-                } else {
-                    note("camera: started (\(setup.purpose.rawValue))")
-                    send(.cameraStarted)
-                }
+                if let trouble = pump.start(setup, note: note) { send(.cameraFailed(trouble)) } else { send(.cameraStarted) }
             case .stopCamera:
                 pump.stop()
                 note("camera: stopped")

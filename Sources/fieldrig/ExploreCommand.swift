@@ -41,15 +41,7 @@ enum ExploreCommand: Command {
     }
 
     static func run(_ options: Parsed<Option>) throws -> Int32 {
-        let prepare: ((World) -> Void)? =
-            options.has(.brokenCompanion)
-            ? { world in
-                world.scanScreenDouble = { screen in
-                    var broken = screen
-                    if broken.card == nil { broken.routes = Route.allCases }
-                    return broken
-                }
-            } : nil
+        let prepare: ((World) -> Void)? = options.has(.brokenCompanion) ? { World.offeringCameraRoutesInTrouble($0) } : nil
         let seed = UInt64(options.integer(.seed))
         let steps = options.integer(.steps)
         let runs = options.integer(.runs)

@@ -77,13 +77,7 @@ struct BrokenCompanionTests {
     @Test("a companion offering a camera route in a trouble state fails the SCAN-7 scenarios, pointing at the step")
     func cameraRouteInTrouble() throws {
         let scenario = try #require(allScenarios.first { $0.name == "busy at start, on Scan" })
-        let result = runScenario(scenario) { world in
-            world.scanScreenDouble = { screen in
-                var broken = screen
-                if broken.card == nil { broken.routes = Route.allCases }
-                return broken
-            }
-        }
+        let result = runScenario(scenario, prepare: World.offeringCameraRoutesInTrouble)
         #expect(!result.passed)
         #expect(result.failure?.contains("SCAN-7") == true, "\(result.failure ?? "")")
         #expect(result.failure?.hasPrefix("Scenarios/CameraTrouble.swift:") == true, "\(result.failure ?? "")")
@@ -105,15 +99,7 @@ struct BrokenCompanionTests {
 @Suite("The explorer, selection and reports, as libraries")
 struct ScenarioToolsTests {
     func explorer(broken: Bool) -> Explorer {
-        let prepare: ((World) -> Void)? =
-            broken
-            ? { world in
-                world.scanScreenDouble = { screen in
-                    var broken = screen
-                    if broken.card == nil { broken.routes = Route.allCases }
-                    return broken
-                }
-            } : nil
+        let prepare: ((World) -> Void)? = broken ? { World.offeringCameraRoutesInTrouble($0) } : nil
         return Explorer(runner: ScenarioRunner(devices: "\(root)/Devices"), reader: CachingReader(try! FrameReader()), prepare: prepare)
     }
 
