@@ -20,6 +20,11 @@ public enum Copy {
     public static let openRecord = "OPEN THE RECORD"
     public static let next = "NEXT"
 
+    // A walk-round hit on a proven tag that is not on the list (VERIFY-2): named as the register
+    // names it; the register gives no reason, so the card says only that it is not due.
+    public static let notDue = "Not on this walk-round."
+    public static let notInRegister = "Not in the register on this iPhone"
+
     // The serial chooser (SERIAL-5..7).
     public static let chooserTitle = "Which one is the serial?"
     public static let chooserLine = "Everything the camera read. Tap the serial."

@@ -13,6 +13,9 @@ public struct HandoverScreen: Sendable, Hashable {
         case ready
         /// The offer is being sent.
         case sending(transfer: String)
+        /// The id is stored but the Mac never acknowledged the offer: nothing has left the phone,
+        /// and "Send it" sends it again under the same id (HANDOVER-6, HANDOVER-7).
+        case unsent(transfer: String)
         /// "With NAME now": waiting for somebody at the Mac.
         case waiting(transfer: String, summary: String)
         /// The Mac has dealt with it; the phone does not know how.
@@ -40,6 +43,8 @@ public struct HandoverScreen: Sendable, Hashable {
         case storeTransfer(String)
         case sendOffer(String)
         case checkStatus(String)
+        /// Record whether the Mac holds the offer (it answered that it does, or that it does not).
+        case markAcknowledged(String, Bool)
         case markResolved(String)
     }
 
@@ -87,10 +92,14 @@ public struct HandoverScreen: Sendable, Hashable {
         }
     }
 
-    /// "Send it" works only while the connection is up, and only before an offer exists.
+    /// "Send it" works only while the connection is up, and only before the Mac holds an offer
+    /// (an offer it never received is sent again under the same id).
     public var sendEnabled: Bool {
         guard case .paired(_, true) = connection else { return false }
-        return phase == .ready
+        switch phase {
+        case .ready, .unsent: return true
+        case .sending, .waiting, .resolved: return false
+        }
     }
 
     /// The heading and lines once an offer exists (HANDOVER-6, HANDOVER-8).
@@ -98,6 +107,7 @@ public struct HandoverScreen: Sendable, Hashable {
         switch phase {
         case .ready: return nil
         case .sending: return ("Sending to \(macName)…", [])
+        case .unsent: return ("Not sent yet", ["Nothing has left this iPhone.", "Send it again once \(macName) answers."])
         case .waiting(_, let summary): return ("With \(macName) now", ["Waiting for somebody to accept it", summary])
         case .resolved:
             return (
@@ -120,6 +130,11 @@ public struct HandoverScreen: Sendable, Hashable {
         case .appeared(let stored):
             // The stored id, not memory: backing out and coming back resumes the same offer.
             guard let stored else { return [] }
+            if !stored.acknowledged {
+                // Stored but never received: not with the Mac, whatever the screen said before.
+                phase = .unsent(transfer: stored.id)
+                return []
+            }
             if stored.waiting {
                 phase = .waiting(transfer: stored.id, summary: stored.summary)
                 return [.checkStatus(stored.id)]
@@ -133,8 +148,13 @@ public struct HandoverScreen: Sendable, Hashable {
             return pairRow == nil ? [] : [.openPairing]
         case .tapSend(let id):
             guard sendEnabled else { return [] }
-            phase = .sending(transfer: id)
             problem = nil
+            if case .unsent(let stored) = phase {
+                // The same offer again, never a second (HANDOVER-7).
+                phase = .sending(transfer: stored)
+                return [.sendOffer(stored)]
+            }
+            phase = .sending(transfer: id)
             return [.storeTransfer(id), .sendOffer(id)]
         case .tapCheckAgain:
             guard case .waiting(let id, _) = phase else { return [] }
@@ -144,10 +164,10 @@ public struct HandoverScreen: Sendable, Hashable {
         case .linkFailed(let why):
             switch phase {
             case .sending(let id):
-                // The id is stored: Check again (or coming back) retries the same offer, never a second.
-                phase = .waiting(transfer: id, summary: "")
+                // Nothing left the phone: the id is stored, and Send it tries the same offer again.
+                phase = .unsent(transfer: id)
                 problem = why
-            case .waiting:
+            case .waiting, .unsent:
                 problem = why
             case .ready, .resolved:
                 break
@@ -164,24 +184,26 @@ public struct HandoverScreen: Sendable, Hashable {
         let id: String
         switch phase {
         case .sending(let transfer), .waiting(let transfer, _): id = transfer
-        case .ready, .resolved: return []
+        case .ready, .resolved, .unsent: return []
         }
+        let wasSending = if case .sending = phase { true } else { false }
         switch reply {
         case .offer(let transfer, let waiting, let summary) where transfer == id:
             problem = nil
+            let acknowledged: [Effect] = wasSending ? [.markAcknowledged(id, true)] : []
             if waiting {
                 phase = .waiting(transfer: id, summary: summary)
-                return []
+                return acknowledged
             }
             phase = .resolved(transfer: id)
-            return [.markResolved(id)]
+            return acknowledged + [.markResolved(id)]
         case .unknownOffer(let transfer) where transfer == id:
-            // The Mac never got it (the answer was lost on the way): offer it again under the same
-            // id, which the Mac takes as the same offer (HANDOVER-7).
+            // The Mac does not hold it (the offer was lost on the way): offer it again under the
+            // same id, which the Mac takes as the same offer (HANDOVER-7).
             phase = .sending(transfer: id)
-            return [.sendOffer(id)]
+            return [.markAcknowledged(id, false), .sendOffer(id)]
         case .refused(let reason):
-            if case .sending = phase { phase = .waiting(transfer: id, summary: "") }
+            if wasSending { phase = .unsent(transfer: id) }
             problem = reason
             return []
         default:

@@ -33,7 +33,7 @@ public struct HistoryRow: Sendable, Hashable {
     /// The provisioning preview (AUDIT-2): the entry as it will be drawn once the name is in.
     /// Before a name is typed the actor line reads "Nobody yet", faint, and the entry is unsigned.
     public static func preview(actorName: String?, at time: Timestamp) -> HistoryRow {
-        let name = actorName.flatMap { $0.trimmingWhitespace().isEmpty ? nil : $0.trimmingWhitespace() }
+        let name = normalisedActorName(actorName)
         return HistoryRow(
             actor: name, placeholder: "Nobody yet", stamp: time.stamp, field: "serial", old: "C02XK1ZJJGH4", new: "C02XK1ZJJGH5",
             isExample: true)
@@ -74,14 +74,5 @@ public struct HistoryRow: Sendable, Hashable {
         var second = "  \(legend)" + (change.isEmpty ? "" : "  \(change)")
         if isExample { second += "   (example)" }
         return first + "\n" + second
-    }
-}
-
-extension String {
-    func trimmingWhitespace() -> String {
-        var s = Substring(self)
-        while s.first?.isWhitespace == true { s = s.dropFirst() }
-        while s.last?.isWhitespace == true { s = s.dropLast() }
-        return String(s)
     }
 }

@@ -2,14 +2,22 @@
 public enum QueueStall: Sendable, Hashable {
     case noMacPaired
     case macNotOnNetwork(macName: String)
+    /// Something answers at the paired Mac's address with another certificate (HANDOVER-1).
+    case notThePairedMac(macName: String)
     case storageFull
+    /// Photographs wait for their assets to reach the Mac with the register.
+    case assetNotSynced(macName: String?)
 
     /// The queue's own explanation.
     public var sentence: String {
         switch self {
         case .noMacPaired: return "Nothing can go up until this iPhone is paired with your Mac."
         case .macNotOnNetwork(let name): return "Waiting for \(name) to be on this network."
+        case .notThePairedMac(let name):
+            return "Something other than \(name) answers at its address, so nothing is sent. Waiting for \(name)."
         case .storageFull: return "This iPhone’s storage is full, so nothing more can be queued."
+        case .assetNotSynced(let name):
+            return "Some photographs show assets \(name ?? "your Mac") does not have yet. They go up once the register is handed over."
         }
     }
 }
@@ -47,11 +55,21 @@ public struct QueueSummary: Sendable, Hashable {
     public init(_ facts: QueueFacts) {
         let stall: QueueStall?
         if let name = facts.pairedMac {
-            stall = facts.macReachable ? nil : .macNotOnNetwork(macName: name)
+            if !facts.macReachable {
+                stall = .macNotOnNetwork(macName: name)
+            } else if facts.impostorAtMacAddress {
+                stall = .notThePairedMac(macName: name)
+            } else if facts.storageCeilingRefused {
+                stall = .storageFull
+            } else if facts.assetNotSynced && facts.counts.kept > 0 {
+                stall = .assetNotSynced(macName: name)
+            } else {
+                stall = nil
+            }
         } else {
             stall = .noMacPaired
         }
-        self.init(counts: facts.counts, stall: facts.storageCeilingRefused && stall == nil ? .storageFull : stall)
+        self.init(counts: facts.counts, stall: stall)
     }
 }
 
@@ -70,10 +88,14 @@ public struct QueueScreen: Sendable, Hashable {
 
     public init(summary: QueueSummary, rows: [QueueRow]) {
         self.summary = summary
-        self.rows = rows.filter { $0.state != .done }.map {
-            Row(
-                file: $0.capture.file, state: $0.state.label, problem: $0.problem?.sentence,
-                choices: $0.state == .needsDecision ? ["Try again", "Remove…"] : [])
+        self.rows = rows.filter { $0.state != .done }.map { row in
+            // A row going up whose photograph is gone cannot go: it needs the person's decision,
+            // and says so, as the header counts it (QUEUE-2, QUEUE-4).
+            let stopped = row.state == .needsDecision || row.fileMissing
+            let problem = row.state == .needsDecision ? row.problem : (row.fileMissing ? .fileGone : nil)
+            return Row(
+                file: row.capture.file, state: (stopped ? QueueRow.State.needsDecision : row.state).label, problem: problem?.sentence,
+                choices: stopped ? ["Try again", "Remove…"] : [])
         }
     }
 

@@ -18,8 +18,12 @@ public struct RackSweep: Sendable, Hashable {
         case tapConfirm
         case tapCancel
         case tapRoute(Route)
-        /// The register recorded the sweep's stamps.
-        case recorded(Int)
+        /// The register answered for each confirmed tag: recorded, or refused with why.
+        case recorded([String: StampOutcome])
+        /// The person read the refusals and closes the sweep.
+        case tapDone
+        case wentToBackground
+        case returnedToForeground
     }
 
     public enum Effect: Sendable, Hashable {
@@ -36,10 +40,19 @@ public struct RackSweep: Sendable, Hashable {
     public static func confirmTitle(_ count: Int) -> String { "VERIFY THESE \(count)" }
 
     /// Collecting tags as the rack goes past, or done: the person confirmed and the register
-    /// recorded `recorded` stamps.
+    /// recorded `recorded` stamps and refused the others, each listed by tag with its sentence
+    /// in the place the confirmation appears (VERIFY-4).
     public enum Phase: Sendable, Hashable {
         case collecting
-        case done(recorded: Int)
+        case done(recorded: Int, refused: [RefusedStamp])
+    }
+
+    /// A tag whose stamp the register refused, and why.
+    public struct RefusedStamp: Sendable, Hashable {
+        public var tag: String
+        public var refusal: StampRefusal
+        /// "MF-0009: Not recorded: this asset is disposed of in the register."
+        public var line: String { "\(tag): \(refusal.sentence)" }
     }
 
     public let context: ScanContext
@@ -50,7 +63,10 @@ public struct RackSweep: Sendable, Hashable {
     private var seenSet: Set<String> = []
 
     /// How many stamps the register recorded, once the sweep is done.
-    public var recordedCount: Int? { if case .done(let count) = phase { count } else { nil } }
+    public var recordedCount: Int? { if case .done(let count, _) = phase { count } else { nil } }
+    /// The refused stamps, once the sweep is done: shown until the person taps Done.
+    public var refused: [RefusedStamp] { if case .done(_, let refused) = phase { refused } else { [] } }
+    public private(set) var inForeground = true
 
     public init(context: ScanContext) { self.context = context }
 
@@ -94,10 +110,42 @@ public struct RackSweep: Sendable, Hashable {
         case .tapConfirm:
             guard !seen.isEmpty, phase == .collecting else { return [] }
             return [.stopCamera, .recordStamps(seen.map(\.tag))]
-        case .recorded(let count):
+        case .recorded(let outcomes):
             guard phase == .collecting else { return [] }
-            phase = .done(recorded: count)
+            var recorded = 0
+            var refused: [RefusedStamp] = []
+            for tag in seen.map(\.tag) {
+                switch outcomes[tag] {
+                case .recorded?: recorded += 1
+                case .refused(let refusal)?: refused.append(RefusedStamp(tag: tag, refusal: refusal))
+                case nil: break
+                }
+            }
+            phase = .done(recorded: recorded, refused: refused)
+            // A refusal is never quieter than a confirmation: the sweep stays until it is read.
+            return refused.isEmpty ? [.close] : []
+        case .tapDone:
+            guard case .done = phase else { return [] }
             return [.close]
+        case .wentToBackground:
+            guard inForeground else { return [] }
+            inForeground = false
+            return camera == .ready || camera == .starting ? [.stopCamera] : []
+        case .returnedToForeground:
+            guard !inForeground else { return [] }
+            inForeground = true
+            guard phase == .collecting else { return [] }
+            switch camera {
+            case .ready, .starting:
+                camera = .starting
+                return [.startCamera(.sweep)]
+            case .trouble(let trouble) where trouble.retriesOnForeground:
+                // No retry button here either: the sweep tries again on its own (SCAN-9).
+                camera = .starting
+                return [.startCamera(.sweep)]
+            case .trouble:
+                return []
+            }
         case .tapCancel:
             return [.stopCamera, .close]
         case .tapRoute(let route):

@@ -4,6 +4,9 @@ public struct ScanContext: Sendable, Hashable {
     public var tagKey: [UInt8]
     /// The walk-round list: tag → (the machine's name, the reason it is on the list).
     public var walkRound: [String: WalkRoundEntry]
+    /// Every asset's name in the register, by tag: a hit on an asset not due is still named as
+    /// the register names it (VERIFY-2).
+    public var names: [String: String]
     /// How long anything not provably ours is collected before it is offered (SCAN-3).
     public var settleWindow: Duration
     /// Checks a pairing code's signature (PAIR-1); a shell gives the real one.
@@ -15,10 +18,11 @@ public struct ScanContext: Sendable, Hashable {
     public static let defaultSettleWindow = Duration.seconds(1)
 
     public init(
-        registerID: String, tagKey: [UInt8], walkRound: [String: WalkRoundEntry] = [:], settleWindow: Duration = defaultSettleWindow,
-        signatures: SignatureChecker = .refuseAll
+        registerID: String, tagKey: [UInt8], walkRound: [String: WalkRoundEntry] = [:], names: [String: String] = [:],
+        settleWindow: Duration = defaultSettleWindow, signatures: SignatureChecker = .refuseAll
     ) {
         self.signatures = signatures
+        self.names = names
         self.registerID = registerID
         self.tagKey = tagKey
         self.walkRound = walkRound
@@ -27,14 +31,15 @@ public struct ScanContext: Sendable, Hashable {
 
     /// The context of a register, with its walk-round.
     public init(
-        settings: RegisterSettings, walkRound items: [WalkRoundItem], settleWindow: Duration = defaultSettleWindow,
+        settings: RegisterSettings, walkRound items: [WalkRoundItem], assets: [Asset] = [], settleWindow: Duration = defaultSettleWindow,
         signatures: SignatureChecker = .refuseAll
     ) {
         self.init(
             registerID: settings.registerID, tagKey: settings.tagKey,
             walkRound: Dictionary(
                 items.map { ($0.asset.tag, WalkRoundEntry(name: $0.asset.name, reason: $0.reason)) }, uniquingKeysWith: { a, _ in a }),
-            settleWindow: settleWindow, signatures: signatures)
+            names: Dictionary(assets.map { ($0.tag, $0.name) }, uniquingKeysWith: { a, _ in a }), settleWindow: settleWindow,
+            signatures: signatures)
     }
 }
 
@@ -167,10 +172,11 @@ public struct ScanSheet: Sendable, Hashable {
     public let context: ScanContext
     public private(set) var camera: CameraState = .starting
     public private(set) var phase: Phase = .looking(settling: nil)
-    /// A tag just dealt with, not fired again until a frame without it is seen.
-    public private(set) var quietTag: String? = nil
-    /// The same for a pairing code.
-    public private(set) var quietPairing: String? = nil
+    /// The proven tags already fired while they stay in view: each fires once, and again only
+    /// after a frame without it (SCAN-2). Several in view open one at a time, in turn.
+    public private(set) var firedTags: Set<String> = []
+    /// The same for pairing codes, by payload.
+    public private(set) var firedPairings: Set<String> = []
     public private(set) var inForeground = true
 
     /// The walk-round card, while one is up.
@@ -251,7 +257,7 @@ public struct ScanSheet: Sendable, Hashable {
         case .tapNext:
             guard let card = hit, card.status != .recording else { return [] }
             phase = .looking(settling: nil)
-            quietTag = card.tag
+            firedTags.insert(card.tag)
             return []
         case .dismissOffer:
             guard offer != nil else { return [] }
@@ -281,15 +287,17 @@ public struct ScanSheet: Sendable, Hashable {
 
     private mutating func read(_ readings: [Reading], at now: Duration) -> [Effect] {
         guard camera == .ready, inForeground else { return [] }
-        if let quiet = quietTag, !readings.contains(where: { proveTag($0.value)?.tag == quiet }) { quietTag = nil }
-        if let quiet = quietPairing, !readings.contains(where: { $0.value == quiet }) { quietPairing = nil }
+        // A code out of view may fire again when it comes back.
+        let tagsInView = Set(readings.compactMap { proveTag($0.value)?.tag })
+        firedTags.formIntersection(tagsInView.union(hit.map { [$0.tag] } ?? []))
+        firedPairings.formIntersection(readings.map(\.value))
         // While a card is up nothing new is taken: NEXT, or putting the offer away, re-arms.
         guard case .looking(var settling) = phase else { return [] }
         // A provable code fires the instant it decodes: no settling window (SCAN-2, SCAN-4).
         for reading in readings where reading.source.isBarcode {
             if let code = proveTag(reading.value) {
-                guard code.tag != quietTag else { continue }
-                quietTag = code.tag
+                guard !firedTags.contains(code.tag) else { continue }
+                firedTags.insert(code.tag)
                 switch purpose {
                 case .intake:
                     phase = .looking(settling: nil)
@@ -298,15 +306,15 @@ public struct ScanSheet: Sendable, Hashable {
                     let entry = context.walkRound[code.tag]
                     phase = .card(
                         HitCard(
-                            tag: code.tag, name: entry?.name ?? code.tag, reason: entry?.reason ?? "Not on this walk-round.",
-                            status: .waiting))
+                            tag: code.tag, name: entry?.name ?? context.names[code.tag] ?? Copy.notInRegister,
+                            reason: entry?.reason ?? Copy.notDue, status: .waiting))
                     return []  // the camera keeps running (VERIFY-1)
                 }
             }
             if let pairing = PairingCode.prove(reading.value, checking: context.signatures) {
-                guard reading.value != quietPairing else { continue }
+                guard !firedPairings.contains(reading.value) else { continue }
                 phase = .looking(settling: nil)
-                quietPairing = reading.value
+                firedPairings.insert(reading.value)
                 return [.openPairing(pairing)]
             }
         }

@@ -96,9 +96,13 @@ public struct SerialChooser: Sendable, Hashable {
             return []
         case .cameraFailed(let trouble):
             camera = .trouble(trouble)
-            if isReading { phase = .reading(settling: nil, since: nil) }
-            if case .stopped(let reason) = trouble { return [.log("serial camera stopped: \(reason)")] }
-            return []
+            let log: [Effect] = if case .stopped(let reason) = trouble { [.log("serial camera stopped: \(reason)")] } else { [] }
+            // A camera that failed will read nothing: no screen waits on it. Nothing was read, so
+            // it goes straight through to typing the serial by hand (SERIAL-8); a chooser already
+            // up stays, since its rows need no camera.
+            guard isReading else { return log }
+            phase = .typingByHand
+            return log + [.stopCamera, .openTypingByHand]
         case .frameRead(let readings, let now):
             guard case .reading(var settling, let since) = phase, camera == .ready else { return [] }
             if !readings.isEmpty {

@@ -205,14 +205,17 @@ public struct QueueRow: Sendable, Hashable {
     public var state: State
     /// Why it stopped, for a row that needs a decision: the Mac refused it, the file is gone, ...
     public var problem: QueueProblem?
+    /// Whether its photograph is missing from the phone (a row going up without it cannot go).
+    public var fileMissing: Bool = false
     public var attempts: Int
 
-    public init(id: Int, capture: Capture, state: State, problem: QueueProblem? = nil, attempts: Int) {
+    public init(id: Int, capture: Capture, state: State, problem: QueueProblem? = nil, attempts: Int, fileMissing: Bool = false) {
         self.id = id
         self.capture = capture
         self.state = state
         self.problem = problem
         self.attempts = attempts
+        self.fileMissing = fileMissing
     }
 }
 
@@ -250,13 +253,17 @@ public struct Transfer: Sendable, Hashable {
     public var offeredAt: Timestamp
     public var assetCount: Int
     public var summary: String
+    /// Whether the Mac answered that it holds the offer. An id stored but never acknowledged was
+    /// never received: the screen must not say the register is with the Mac (HANDOVER-6).
+    public var acknowledged: Bool
 
-    public init(id: String, waiting: Bool, offeredAt: Timestamp, assetCount: Int, summary: String) {
+    public init(id: String, waiting: Bool, offeredAt: Timestamp, assetCount: Int, summary: String, acknowledged: Bool = true) {
         self.id = id
         self.waiting = waiting
         self.offeredAt = offeredAt
         self.assetCount = assetCount
         self.summary = summary
+        self.acknowledged = acknowledged
     }
 }
 
@@ -296,13 +303,33 @@ public struct QueueFacts: Sendable, Hashable {
     /// The paired Mac's name; nil when none is paired.
     public var pairedMac: String?
     public var macReachable: Bool
-    /// Whether a photograph is kept because the storage ceiling refused it.
+    /// Whether the storage ceiling refuses a kept photograph now (not merely once).
     public var storageCeilingRefused: Bool
+    /// Whether a photograph is kept because the register has not reached the Mac with its asset.
+    public var assetNotSynced: Bool
+    /// Whether something answers at the paired Mac's address with another certificate.
+    public var impostorAtMacAddress: Bool
 
-    public init(counts: QueueCounts, pairedMac: String?, macReachable: Bool, storageCeilingRefused: Bool) {
+    public init(
+        counts: QueueCounts, pairedMac: String?, macReachable: Bool, storageCeilingRefused: Bool, assetNotSynced: Bool = false,
+        impostorAtMacAddress: Bool = false
+    ) {
         self.counts = counts
         self.pairedMac = pairedMac
         self.macReachable = macReachable
         self.storageCeilingRefused = storageCeilingRefused
+        self.assetNotSynced = assetNotSynced
+        self.impostorAtMacAddress = impostorAtMacAddress
     }
+}
+
+/// The actor's name as it is stored and drawn: white space and line breaks (a pasted name often
+/// ends in one) trimmed at both ends; nil when nothing is left. The provisioning preview and the
+/// register both use this one function, so the two cannot disagree (AUDIT-3).
+public func normalisedActorName(_ typed: String?) -> String? {
+    guard let typed else { return nil }
+    let trimmed = typed.unicodeScalars.drop(while: \.properties.isWhitespace).reversed().drop(while: \.properties.isWhitespace)
+        .reversed()
+    let name = String(String.UnicodeScalarView(trimmed))
+    return name.isEmpty ? nil : name
 }

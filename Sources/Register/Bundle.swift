@@ -105,7 +105,7 @@ extension Register {
                 Transfer(
                     id: $0.text("id"), waiting: $0.text("state") == "waiting",
                     offeredAt: Timestamp(milliseconds: Int64($0.int("offered_at"))), assetCount: $0.int("asset_count"),
-                    summary: $0.text("summary"))
+                    summary: $0.text("summary"), acknowledged: $0.int("acknowledged") != 0)
             }
         }
     }
@@ -114,12 +114,22 @@ extension Register {
     public func storeTransfer(_ transfer: Transfer) throws(RegisterError) {
         try locked {
             try db.query(
-                "INSERT OR IGNORE INTO transfers(id, state, offered_at, asset_count, summary) VALUES (?, ?, ?, ?, ?)",
+                "INSERT OR IGNORE INTO transfers(id, state, offered_at, asset_count, summary, acknowledged) VALUES (?, ?, ?, ?, ?, ?)",
                 [
                     transfer.id, transfer.waiting ? "waiting" : "no longer waiting", transfer.offeredAt.milliseconds, transfer.assetCount,
-                    transfer.summary,
+                    transfer.summary, transfer.acknowledged ? 1 : 0,
                 ])
         }
+    }
+
+    /// Records that the Mac answered that it holds the offer.
+    public func acknowledgeTransfer(id: String) throws(RegisterError) {
+        try locked { try db.query("UPDATE transfers SET acknowledged = 1 WHERE id = ?", [id]) }
+    }
+
+    /// Records that the Mac answered that it does not hold the offer.
+    public func unacknowledgeTransfer(id: String) throws(RegisterError) {
+        try locked { try db.query("UPDATE transfers SET acknowledged = 0 WHERE id = ?", [id]) }
     }
 
     /// Records that the offer is no longer waiting. Nothing else changes: the phone cannot tell

@@ -59,7 +59,8 @@ extension Register {
 
     /// Every queue row, oldest first.
     public func queueRows() throws(RegisterError) -> [QueueRow] {
-        try locked {
+        let files = Set(Register.listFolder(photosFolder))
+        return try locked {
             try db.query(
                 Register.captureSelect.replacingOccurrences(
                     of: "SELECT c.id", with: "SELECT q.id AS qid, q.state, q.problem, q.attempts, c.id"
@@ -67,9 +68,11 @@ extension Register {
                 .replacingOccurrences(of: "FROM captures c", with: "FROM upload_queue q JOIN captures c ON c.id = q.capture_id")
                     + " ORDER BY q.id"
             ).map {
-                QueueRow(
-                    id: $0.int("qid"), capture: Register.capture($0), state: QueueRow.State(rawValue: $0.text("state")) ?? .goingUp,
-                    problem: $0.optionalText("problem").flatMap(QueueProblem.init(rawValue:)), attempts: $0.int("attempts"))
+                let capture = Register.capture($0)
+                return QueueRow(
+                    id: $0.int("qid"), capture: capture, state: QueueRow.State(rawValue: $0.text("state")) ?? .goingUp,
+                    problem: $0.optionalText("problem").flatMap(QueueProblem.init(rawValue:)), attempts: $0.int("attempts"),
+                    fileMissing: !files.contains(capture.file))
             }
         }
     }
@@ -167,6 +170,28 @@ extension Register {
     /// Whether any capture is kept for this reason.
     public func hasKept(_ reason: KeptReason) throws(RegisterError) -> Bool {
         try locked { try !db.query("SELECT 1 AS one FROM captures WHERE kept_reason = ? LIMIT 1", [reason.rawValue]).isEmpty }
+    }
+
+    /// Whether a photograph is kept, not queued, because its asset has not reached the Mac yet (now).
+    public func keptForUnsyncedAsset() throws(RegisterError) -> Bool {
+        try locked {
+            try !db.query(
+                """
+                SELECT 1 AS one FROM captures c JOIN assets a ON a.id = c.asset_id LEFT JOIN upload_queue q ON q.capture_id = c.id
+                WHERE q.id IS NULL AND a.synced = 0 LIMIT 1
+                """
+            ).isEmpty
+        }
+    }
+
+    /// Whether the storage ceiling refuses a kept photograph now: one was kept for it, and queueing
+    /// it would still go over (QUEUE-3: never a stale reason).
+    public func ceilingRefusesNow() throws(RegisterError) -> Bool {
+        try locked {
+            let kept = try db.query(Register.captureSelect + " WHERE c.kept_reason = ?", [KeptReason.storageCeiling.rawValue]).map(
+                Register.capture)
+            return try kept.contains { try keptReason($0) == .storageCeiling }
+        }
     }
 
     /// The names in a folder, read straight from the directory.

@@ -160,7 +160,7 @@ public final class Register: @unchecked Sendable {
     public func setActorName(_ name: String?, at time: Timestamp) throws(RegisterError) {
         try locked {
             let old = try readSettings().actorName
-            let new = name.flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0.trimmingCharacters(in: .whitespaces) }
+            let new = normalisedActorName(name)
             guard old != new else { return }
             try db.transaction {
                 try setSetting("actor_name", new ?? "")

@@ -98,5 +98,9 @@ enum Schema {
             ELSE problem END
         WHERE problem IS NOT NULL;
         """,
+        // 4: whether the Mac acknowledged a stored offer (an id kept but never received is not "with" it).
+        """
+        ALTER TABLE transfers ADD COLUMN acknowledged INTEGER NOT NULL DEFAULT 1;
+        """,
     ]
 }

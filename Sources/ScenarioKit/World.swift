@@ -117,7 +117,8 @@ public final class World {
 
     public var summary: QueueSummary {
         let real =
-            (try? QueueSummary.of(register, macReachable: link?.reachable ?? false))
+            (try? QueueSummary.of(
+                register, macReachable: link?.reachable ?? false, impostorAtMacAddress: link.map { $0.presented != $0.pin } ?? false))
             ?? QueueSummary(counts: QueueCounts(goingUp: 0, needDecision: 0, kept: 0), stall: nil)
         return summaryDouble.map { $0(real) } ?? real
     }

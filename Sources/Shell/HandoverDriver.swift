@@ -39,7 +39,7 @@ public final class HandoverDriver {
                 try register.storeTransfer(
                     Transfer(
                         id: id, waiting: true, offeredAt: clock.timestamp(clock.now), assetCount: bundle.assets.count,
-                        summary: bundle.summary))
+                        summary: bundle.summary, acknowledged: false))
                 log.append("register: stored transfer \(id)")
             } catch {
                 log.append("register: \(error)")
@@ -53,6 +53,12 @@ public final class HandoverDriver {
             }
         case .checkStatus(let id):
             ask(.status(transfer: id), [])
+        case .markAcknowledged(let id, let held):
+            do {
+                if held { try register.acknowledgeTransfer(id: id) } else { try register.unacknowledgeTransfer(id: id) }
+            } catch {
+                log.append("register: \(error)")
+            }
         case .markResolved(let id):
             try? register.resolveTransfer(id: id)
             log.append("register: transfer \(id) no longer waiting")

@@ -22,7 +22,8 @@ public final class ScanDriver {
     public init(purpose: ScanSheet.Purpose, camera: any CameraDevice, reader: any FrameReading, register: Register, clock: any SessionClock)
         throws(RegisterError)
     {
-        let context = ScanContext(settings: try register.settings(), walkRound: try register.walkRound(), signatures: P256.checker)
+        let context = ScanContext(
+            settings: try register.settings(), walkRound: try register.walkRound(), assets: try register.assets(), signatures: P256.checker)
         sheet = ScanSheet(purpose: purpose, context: context)
         pump = CameraPump(camera: camera, reader: reader, clock: clock)
         self.register = register

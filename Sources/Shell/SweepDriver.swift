@@ -17,7 +17,9 @@ public final class SweepDriver {
 
     public init(camera: any CameraDevice, reader: any FrameReading, register: Register, clock: any SessionClock) throws(RegisterError) {
         sweep = RackSweep(
-            context: ScanContext(settings: try register.settings(), walkRound: try register.walkRound(), signatures: P256.checker))
+            context: ScanContext(
+                settings: try register.settings(), walkRound: try register.walkRound(), assets: try register.assets(),
+                signatures: P256.checker))
         pump = CameraPump(camera: camera, reader: reader, clock: clock)
         self.register = register
     }
@@ -26,30 +28,36 @@ public final class SweepDriver {
         for effect in sweep.handle(event) {
             switch effect {
             case .startCamera(let setup):
-                if let trouble = pump.start(setup) { send(.cameraFailed(trouble)) } else { send(.cameraStarted) }
+                if let trouble = pump.start(setup, note: note) { send(.cameraFailed(trouble)) } else { send(.cameraStarted) }
             case .stopCamera:
                 pump.stop()
+                note("camera: stopped")
             case .recordStamps(let tags):
                 for tag in tags { outcomes[tag] = register.recordVerification(tag: tag, at: clock.timestamp(clock.now)) }
-                send(.recorded(outcomes.values.filter { if case .recorded = $0 { true } else { false } }.count))
+                send(.recorded(outcomes))
             case .open(let route):
-                log.append("opened: \(route.title)")
+                note("opened: \(route.title)")
             case .close:
                 closed = true
             case .log(let line):
-                log.append("log: \(line)")
+                note("log: \(line)")
             }
         }
     }
 
     public func run(until time: Duration) {
-        pump.run(until: time) { event in
-            switch event {
-            case .frame(let readings, let at): send(.frameRead(readings, at: at))
-            case .trouble(let trouble): send(.cameraFailed(trouble))
-            case .recovered: send(.cameraStarted)
-            case .ended: break
-            }
-        }
+        pump.drive(
+            until: time, note: note, frame: { send(.frameRead($0, at: $1)) }, failed: { send(.cameraFailed($0)) },
+            recovered: { send(.cameraStarted) })
+    }
+
+    /// The camera's own returnedToForeground, then the sweep's (SCAN-9).
+    public func returnToForeground() {
+        pump.camera.returnedToForeground()
+        send(.returnedToForeground)
+    }
+
+    func note(_ line: String) {
+        log.append("\(formatSeconds(clock.now)) \(line)")
     }
 }

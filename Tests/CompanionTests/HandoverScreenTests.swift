@@ -76,16 +76,26 @@ struct HandoverScreenTests {
         #expect(screen.save() == [.saveActorName("Sam")])
     }
 
-    @Test("a Mac that never got the offer is offered it again under the same id; a reply about another offer changes nothing")
+    @Test("an offer that never left is not with the Mac: Send it sends the same id again; a Mac that lost it gets it again")
     func lostOffer() {
         var screen = HandoverScreen(connection: .paired(name: "Studio Mac", reachable: true), assetCount: 12)
         _ = screen.handle(.tapSend(newTransfer: "t1"))
-        _ = screen.handle(.linkFailed("the Mac is not on this network (nothing answered)"))
-        #expect(screen.problem == "the Mac is not on this network (nothing answered)")
-        #expect(screen.handle(.tapCheckAgain) == [.checkStatus("t1")])
-        #expect(screen.handle(.macReplied(.unknownOffer(transfer: "t1"))) == [.sendOffer("t1")])
-        #expect(screen.handle(.macReplied(.offer(transfer: "t9", waiting: false, summary: ""))).isEmpty)
-        #expect(screen.handle(.macReplied(.offer(transfer: "t1", waiting: true, summary: "s"))).isEmpty)
+        _ = screen.handle(.linkFailed("this is not the paired Mac"))
+        #expect(screen.status?.heading == "Not sent yet" && screen.problem == "this is not the paired Mac")
+        #expect(screen.handle(.tapCheckAgain).isEmpty && screen.sendEnabled)
+        #expect(screen.handle(.tapSend(newTransfer: "t2")) == [.sendOffer("t1")])  // the same offer, never a second
+        #expect(
+            screen.handle(.macReplied(.offer(transfer: "t1", waiting: true, summary: "s"))) == [.markAcknowledged("t1", true)])
         #expect(screen.status?.heading == "With Studio Mac now" && screen.problem == nil)
+        #expect(screen.handle(.tapCheckAgain) == [.checkStatus("t1")])
+        #expect(screen.handle(.macReplied(.unknownOffer(transfer: "t1"))) == [.markAcknowledged("t1", false), .sendOffer("t1")])
+        #expect(screen.handle(.macReplied(.offer(transfer: "t9", waiting: false, summary: ""))).isEmpty)
+        // A stored offer the Mac never acknowledged comes back as not sent, not as "With Studio Mac now".
+        var again = HandoverScreen(connection: .paired(name: "Studio Mac", reachable: true), assetCount: 12)
+        _ = again.handle(
+            .appeared(
+                stored: Transfer(
+                    id: "t1", waiting: true, offeredAt: Timestamp(milliseconds: 0), assetCount: 12, summary: "s", acknowledged: false)))
+        #expect(again.status?.heading == "Not sent yet")
     }
 }

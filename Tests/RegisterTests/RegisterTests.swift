@@ -264,23 +264,29 @@ struct PhotoTests {
 struct StoredCodesTests {
     @Test("a register that stored the old sentences is migrated to codes, and reads back the same reasons")
     func migratesSentencesToCodes() throws {
-        let (register, folder) = try demoRegister()
+        // A register as schema 2 wrote it, with the sentences it stored then.
+        let folder = scratch()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let kept = try register.keepCapture([1, 2, 3], tag: "MF-0004", at: t0)
-        let queued = try register.keepCapture([4, 5, 6], tag: "MF-0002", at: t0)
-        try register.db.execute(
+        let path = "\(folder)/old.sqlite"
+        let old = try SQLiteConnection(path: path, create: true)
+        for sql in Schema.migrations[0..<2] { try old.execute(sql) }
+        try old.execute(
             """
-            UPDATE captures SET kept_reason = 'asset not synced yet' WHERE id = \(kept.id);
+            INSERT INTO assets(id, tag, name, state) VALUES (1, 'MF-0004', 'Core switch', 'in service');
+            INSERT INTO captures(id, file, asset_id, bytes, sha256, taken_at, kept_reason)
+                VALUES (1, 'a.jpg', 1, 3, 'x', 0, 'asset not synced yet');
+            INSERT INTO captures(id, file, asset_id, bytes, sha256, taken_at) VALUES (2, 'b.jpg', 1, 3, 'y', 0);
             INSERT INTO upload_queue(capture_id, state, problem, updated_at)
-                VALUES (\(queued.id), 'needs decision', 'the file is gone from this iPhone', 0);
+                VALUES (2, 'needs decision', 'the file is gone from this iPhone', 0);
+            INSERT INTO transfers(id, state, offered_at, asset_count, summary) VALUES ('t1', 'waiting', 0, 1, 's');
             PRAGMA user_version = 2;
             """)
-        let reopened = try Register(path: register.path)
-        #expect(
-            try reopened.db.query("SELECT kept_reason FROM captures WHERE id = \(kept.id)").first?.text("kept_reason") == "asset-not-synced"
-        )
-        #expect(try reopened.captures().first { $0.id == kept.id }?.keptReason == .assetNotSynced)
+        let reopened = try Register(path: path)
+        #expect(try reopened.db.query("SELECT kept_reason FROM captures WHERE id = 1").first?.text("kept_reason") == "asset-not-synced")
+        #expect(try reopened.captures().first { $0.id == 1 }?.keptReason == .assetNotSynced)
         #expect(try reopened.queueRows().first?.problem == .fileGone)
+        // An offer stored before acknowledgements were kept had been sent: it counts as received.
+        #expect(try reopened.currentTransfer()?.acknowledged == true)
         #expect(try reopened.db.query("PRAGMA user_version").first?.int("user_version") == Schema.migrations.count)
     }
 }

@@ -47,6 +47,6 @@ struct SweepDriverTests {
         d.run(until: .seconds(600))
         #expect(d.pump.framesRead >= 2999)  // ten minutes at 5 frames a second
         #expect(d.sweep.seen == afterOne.seen && d.sweep.seen.count == 5)
-        #expect(d.log.isEmpty)
+        #expect(d.log.count == 1)  // the camera started; a looping recording says nothing more for ten minutes
     }
 }
