@@ -28,6 +28,8 @@ public struct SerialChooser: Sendable, Hashable {
         case tapUse
         case tapScanAgain
         case tapCancel
+        case wentToBackground
+        case returnedToForeground
     }
 
     public enum Effect: Sendable, Hashable {
@@ -126,6 +128,16 @@ public struct SerialChooser: Sendable, Hashable {
             guard case .choosing = phase else { return [] }
             phase = .reading(settling: nil, since: nil)
             return []
+        case .wentToBackground:
+            // Off screen the camera is not ours; what was collected is dropped, as on Scan.
+            guard isReading else { return [] }
+            phase = .reading(settling: nil, since: nil)
+            camera = .starting
+            return [.stopCamera]
+        case .returnedToForeground:
+            guard isReading else { return [] }
+            camera = .starting
+            return [.startCamera(.label)]
         case .tapCancel:
             guard phase != .cancelled else { return [] }
             phase = .cancelled

@@ -20,6 +20,54 @@ public struct ScenarioResult: Sendable {
 
 /// Checks that hold after every step of every scenario, without the author asking.
 public enum Invariants {
+    /// What the failures found by an independent QA author had in common: a screen claiming what
+    /// the world does not hold, or waiting on what failed.
+    static func beyondExamples(_ world: World, summary: QueueSummary) -> String? {
+        // VERIFY-2: a card names what the register says.
+        if case .hit(let card)? = world.scanScreen?.card {
+            let asset = try? world.register.asset(tag: card.tag)
+            let due = ((try? world.register.walkRound()) ?? []).first { $0.asset.tag == card.tag }
+            let name = asset?.name ?? Copy.notInRegister
+            if card.name != name { return "VERIFY-2: the card for \(card.tag) named it “\(card.name)”; the register says “\(name)”" }
+            if card.reason != (due?.reason ?? Copy.notDue) {
+                return "VERIFY-2: the card for \(card.tag) gave the reason “\(card.reason)”, not the register's"
+            }
+        }
+        // HANDOVER-6: "With NAME now" only while the Mac holds the offer.
+        if let handover = world.handover, let heading = handover.screen.status?.heading, heading.hasPrefix("With ") {
+            let id = (try? world.register.currentTransfer())?.map(\.id)
+            if id.flatMap({ world.mac?.offer($0) }) == nil {
+                return "HANDOVER-6: the screen said “\(heading)” while the Mac holds no such offer"
+            }
+        }
+        // QUEUE-2/4: every photograph the header says needs a decision has a row that offers it.
+        if let screen = try? world.queueScreen() {
+            let offering = screen.rows.filter { !$0.choices.isEmpty }.count
+            if offering != summary.counts.needDecision {
+                return "QUEUE-4: the header says \(summary.counts.needDecision) need a decision, but \(offering) rows offer one"
+            }
+        } else {
+            return "the queue could not be read to check the rules"
+        }
+        // QUEUE-3: no reason is shown that is no longer true.
+        switch summary.stall {
+        case .storageFull? where summary.explanation != nil:
+            if (try? world.register.ceilingRefusesNow()) != true {
+                return "QUEUE-3: “storage full” shown, but the ceiling refuses nothing now"
+            }
+        case .macNotOnNetwork? where summary.explanation != nil:
+            if world.link?.reachable != false { return "QUEUE-3: “not on this network” shown while the Mac is reachable" }
+        case .notThePairedMac? where summary.explanation != nil:
+            if world.link.map({ $0.presented == $0.pin }) != false { return "QUEUE-3: an impostor was reported where none answers" }
+        default: break
+        }
+        // No screen stays waiting on a camera that failed.
+        if let chooser = world.serial, chooser.isReading, case .trouble(let trouble) = chooser.camera {
+            return "SERIAL-8: the chooser is still reading with its camera \(trouble.kind)"
+        }
+        return nil
+    }
+
     /// The rule broken by the world as it stands after `step`, if any.
     static func check(_ world: World, after step: Step, stampsBefore: Int, assetsBefore: Int) -> String? {
         // SCAN-7: in a trouble state, nothing that needs the camera; Add it by hand unless a card is up.
@@ -40,21 +88,31 @@ public enum Invariants {
         case .scan(.tapVerify), .sweep(.tapConfirm), .addByHand: confirming = true
         default: confirming = false
         }
-        let counts = try? world.register.counts()
-        if !confirming, let counts, counts.stamps + counts.refusedStamps != stampsBefore || counts.assets != assetsBefore {
+        // Every check fails closed: a register that cannot be read fails the step, never passes it.
+        let counts: RegisterCounts
+        let summary: QueueSummary
+        let captures: [Capture]
+        do {
+            counts = try world.register.counts()
+            summary = try world.checkedSummary()
+            captures = try world.register.captures()
+        } catch {
+            return "the register could not be read to check the rules: \(error)"
+        }
+        if !confirming, counts.stamps + counts.refusedStamps != stampsBefore || counts.assets != assetsBefore {
             return
                 "INTAKE-3: the register changed (stamps \(stampsBefore) → \(counts.stamps + counts.refusedStamps), assets \(assetsBefore) → \(counts.assets)) without a confirmation"
         }
         // QUEUE-2: never "All sent" while a photograph is still on the phone and not on the Mac.
-        let summary = world.summary
         if summary.lines == ["All sent"] {
-            for capture in (try? world.register.captures()) ?? [] {
+            for capture in captures {
                 let onMac = world.mac.flatMap { FileManager.default.contents(atPath: "\($0.photosFolder)/\(capture.file)") }
                 if onMac.map({ sha256Hex(Array($0)) }) != capture.sha256 {
                     return "QUEUE-2: the summary said “All sent” while \(capture.file) is not on the Mac"
                 }
             }
         }
+        if let broken = beyondExamples(world, summary: summary) { return broken }
         // HANDOVER-8: the phone never claims one outcome.
         if let status = world.handover?.screen.status {
             let text = ([status.heading] + status.lines).joined(separator: " ").lowercased()
@@ -70,7 +128,13 @@ public final class ScenarioRunner {
     /// Where Devices/ is.
     public let devices: String
 
-    public init(devices: String) { self.devices = devices }
+    /// The rule ids the project keeps; a scenario naming another fails before it runs.
+    public let knownRules: Set<String>
+
+    public init(devices: String, knownRules: Set<String> = Set(ScenarioPaths.rules.map(\.id))) {
+        self.devices = devices
+        self.knownRules = knownRules
+    }
 
     /// Runs one scenario with `reader`; `prepare` may install test doubles on the world.
     public func run(_ scenario: Scenario, reader: any FrameReading, prepare: ((World) -> Void)? = nil) -> ScenarioResult {
@@ -81,6 +145,12 @@ public final class ScenarioRunner {
                 scenario: scenario.name, rules: scenario.rules, location: scenario.location, failure: failure, transcript: transcript,
                 duration: ContinuousClock.now - start)
         }
+        // A rule id that is not in the list is a typo, not coverage: the scenario fails at once.
+        if let unknown = scenario.rules.first(where: { !knownRules.isEmpty && !knownRules.contains($0) }) {
+            return result(
+                "\(scenario.location) [\(scenario.name)]: names the rule “\(unknown)”, which is not in Scenarios/RULES (ids are written as the specification writes them, e.g. SCAN-7)"
+            )
+        }
         let world: World
         do {
             world = try World(phone: scenario.phone, reader: reader, devices: devices)
@@ -89,22 +159,25 @@ public final class ScenarioRunner {
         }
         prepare?(world)
         for step in scenario.steps {
-            let counts = try? world.register.counts()
+            let counts: RegisterCounts
+            do { counts = try world.register.counts() } catch {
+                return result("\(step.location) [\(scenario.name)]: the register could not be read before “\(step.text)”: \(error)")
+            }
             do {
                 try world.perform(step.action)
             } catch {
                 transcript.append("\(step.location)  \(step.text)  ✗ \(error)")
-                return result("\(step.location): \(step.text) failed: \(error)")
+                return result("\(step.location) [\(scenario.name)]: \(step.text) failed: \(error)")
             }
             if case .expect(_, let check) = step.action, let problem = check(world) {
                 transcript.append("\(step.location)  \(step.text)  ✗ \(problem)")
-                return result("\(step.location): \(step.text), but \(problem)")
+                return result("\(step.location) [\(scenario.name)]: \(step.text), but \(problem)")
             }
             if let broken = Invariants.check(
-                world, after: step, stampsBefore: (counts?.stamps ?? 0) + (counts?.refusedStamps ?? 0), assetsBefore: counts?.assets ?? 0)
+                world, after: step, stampsBefore: counts.stamps + counts.refusedStamps, assetsBefore: counts.assets)
             {
                 transcript.append("\(step.location)  \(step.text)  ✗ \(broken)")
-                return result("\(step.location): after “\(step.text)”: \(broken)")
+                return result("\(step.location) [\(scenario.name)]: after “\(step.text)”: \(broken)")
             }
             transcript.append("\(formatClock(world.clock.now))  \(step.location)  \(step.text)  →  \(world.seen)")
         }

@@ -51,6 +51,11 @@ public struct Step: Sendable {
         case wait(Duration)
         case scan(ScanSheet.Event)
         case foreground
+        case background
+        case remember(String, @Sendable (World) -> String)
+        case photographFileDisappears(tag: String)
+        case decideUpload(tag: String, retry: Bool)
+        case networkDrops(afterUploads: Int)
         case photograph(tag: String, bytes: Int)
         case pushUploads
         case macReachable(Bool)

@@ -30,7 +30,7 @@ public func putOfferAway(file: String = #filePath, line: Int = #line) -> Step {
     Step(.scan(.dismissOffer), "put the offer away", file: file, line: line)
 }
 public func goToBackground(file: String = #filePath, line: Int = #line) -> Step {
-    Step(.scan(.wentToBackground), "go to the background", file: file, line: line)
+    Step(.background, "go to the background", file: file, line: line)
 }
 public func returnToForeground(file: String = #filePath, line: Int = #line) -> Step {
     Step(.foreground, "come back to the foreground", file: file, line: line)
@@ -416,4 +416,71 @@ public func expectPinned(phone: Bool, mac: Bool, file: String = #filePath, line:
         if world.phonePinnedMac != phone { return "the phone \(world.phonePinnedMac ? "has" : "has not") pinned the Mac" }
         return world.macPinnedPhone == mac ? nil : "the Mac \(world.macPinnedPhone ? "has" : "has not") pinned the phone"
     }
+}
+
+// MARK: - More of what the world does, and what a person does with the queue
+
+/// Takes a value now, to compare at a later step with `expectRemembered` or `world.remembered`.
+public func remember(_ name: String, file: String = #filePath, line: Int = #line, _ value: @escaping @Sendable (World) -> String) -> Step {
+    Step(.remember(name, value), "remember \(name)", file: file, line: line)
+}
+
+/// The value remembered under `name` is (or is not) what it is now.
+public func expectRemembered(
+    _ name: String, unchanged: Bool = true, file: String = #filePath, line: Int = #line, _ now: @escaping @Sendable (World) -> String
+) -> Step {
+    expectation("\(name) \(unchanged ? "unchanged" : "changed")", file: file, line: line) { world in
+        guard let before = world.remembered[name] else { return "nothing was remembered as \(name)" }
+        let current = now(world)
+        return (before == current) == unchanged ? nil : "it was “\(before)” and is “\(current)”"
+    }
+}
+
+/// The latest photograph of `tag` vanishes from the phone's folder (a cleaner, a bad disk).
+public func photographFileDisappears(of tag: String, file: String = #filePath, line: Int = #line) -> Step {
+    Step(.photographFileDisappears(tag: tag), "the photograph of \(tag) disappears from the phone", file: file, line: line)
+}
+
+/// On the queue screen: Try again on the photograph of `tag`.
+public func retryUpload(of tag: String, file: String = #filePath, line: Int = #line) -> Step {
+    Step(.decideUpload(tag: tag, retry: true), "tap Try again on \(tag)'s photograph", file: file, line: line)
+}
+
+/// On the queue screen: Remove…, confirmed, on the photograph of `tag`.
+public func removeUpload(of tag: String, file: String = #filePath, line: Int = #line) -> Step {
+    Step(.decideUpload(tag: tag, retry: false), "remove \(tag)'s photograph from the queue", file: file, line: line)
+}
+
+/// The queue pushes, and the network drops after `uploads` photographs have gone up.
+public func networkDropsDuringPush(after uploads: Int, file: String = #filePath, line: Int = #line) -> Step {
+    Step(.networkDrops(afterUploads: uploads), "push, and the network drops after \(uploads)", file: file, line: line)
+}
+
+/// The queue screen's rows: each file's state and choices, as the person reads them.
+public func expectQueueRows(_ rows: [String], file: String = #filePath, line: Int = #line) -> Step {
+    expectation("the queue rows \(rows)", file: file, line: line) { world in
+        guard let screen = try? world.queueScreen() else { return "the queue could not be read" }
+        let drawn = screen.rows.map { "\($0.state)" + ($0.choices.isEmpty ? "" : " [\($0.choices.joined(separator: ", "))]") }
+        return drawn == rows ? nil : "they read \(drawn)"
+    }
+}
+
+/// The hand intake form's refusal, as it shows it under the form.
+public func expectHandIntakeProblem(_ text: String?, file: String = #filePath, line: Int = #line) -> Step {
+    expectation("the hand intake to say “\(text ?? "nothing")”", file: file, line: line) { world in
+        world.handIntake?.problem == text ? nil : "it said “\(world.handIntake?.problem ?? "nothing")”"
+    }
+}
+
+/// The sweep's refused stamps, one line each, as the sweep lists them.
+public func expectSweepRefusals(_ lines: [String], file: String = #filePath, line: Int = #line) -> Step {
+    expectation("the sweep to list refusals \(lines)", file: file, line: line) { world in
+        let shown = world.sweep?.sweep.refused.map(\.line) ?? []
+        return shown == lines ? nil : "it listed \(shown)"
+    }
+}
+
+/// Done on the sweep's list of refusals.
+public func tapSweepDone(file: String = #filePath, line: Int = #line) -> Step {
+    Step(.sweep(.tapDone), "tap Done on the sweep", file: file, line: line)
 }

@@ -169,30 +169,63 @@ public final class World {
     private var impostorFingerprint: String? = nil
     private var relayFingerprint: String? = nil
 
+    /// The camera screen in front: one at a time, as on the phone. Only its camera is pumped.
+    public enum Front: Sendable { case none, scan, serial, sweep }
+    public private(set) var front: Front = .none
+
+    /// Puts `screen` in front, stopping the camera of whichever camera screen was.
+    private func bringToFront(_ screen: Front) {
+        if front != screen {
+            switch front {
+            case .scan: scan?.pump.stop()
+            case .serial: serialDriver?.pump.stop()
+            case .sweep: sweep?.pump.stop()
+            case .none: break
+            }
+        }
+        front = screen
+    }
+
+    /// Values a scenario took at one step, to compare at a later one.
+    public private(set) var remembered: [String: String] = [:]
+    /// What the last hand intake said when the register refused it.
+    public private(set) var handIntake: HandIntake? = nil
+
     private func act(_ action: Step.Action) throws {
         switch action {
         case .openScan(let purpose):
+            bringToFront(.scan)
             scan = try ScanDriver(purpose: purpose, camera: camera, reader: reader, register: register, clock: clock)
             scan!.send(.opened)
         case .closeScan:
             scan?.pump.stop()
             scan = nil
+            if front == .scan { front = .none }
         case .wait(let duration):
             let until = clock.now + duration
-            if let serialDriver {
-                serialDriver.run(until: until)
-            } else if let scan {
-                scan.run(until: until)
-            } else if let sweep {
-                sweep.run(until: until)
-            } else {
-                clock.advance(to: until)
+            switch front {
+            case .serial where serialDriver != nil: serialDriver!.run(until: until)
+            case .scan where scan != nil: scan!.run(until: until)
+            case .sweep where sweep != nil: sweep!.run(until: until)
+            default: clock.advance(to: until)
             }
             mac?.tick(clock.timestamp(clock.now))
         case .scan(let event):
             scan?.send(event)
+        case .background:
+            switch front {
+            case .scan: scan?.send(.wentToBackground)
+            case .sweep: sweep?.send(.wentToBackground)
+            case .serial: serialDriver?.send(.wentToBackground)
+            case .none: break
+            }
         case .foreground:
-            scan?.returnToForeground()
+            switch front {
+            case .scan: scan?.returnToForeground()
+            case .sweep: sweep?.returnToForeground()
+            case .serial: serialDriver?.returnToForeground()
+            case .none: break
+            }
         case .photograph(let tag, let bytes):
             var photo = [UInt8](repeating: 0, count: bytes)
             for i in stride(from: 0, to: bytes, by: 97) { photo[i] = UInt8(truncatingIfNeeded: i &+ Int(clock.now.components.seconds)) }
@@ -206,8 +239,10 @@ public final class World {
                     at: clock.timestamp(clock.now))
             }
         case .macReachable(let reachable):
-            link?.reachable = reachable
-            handover?.send(.connectionChanged(.paired(name: mac?.name ?? "Studio Mac", reachable: reachable && link != nil)))
+            // Only a paired Mac's connection comes and goes; with none paired there is nothing to flip.
+            guard let link else { break }
+            link.reachable = reachable
+            handover?.send(.connectionChanged(.paired(name: mac?.name ?? "Studio Mac", reachable: reachable)))
         case .macDecides(let accept):
             if let mac, let id = try register.currentTransfer()?.id {
                 if accept { mac.accept(id, at: clock.timestamp(clock.now)) } else { mac.decline(id, at: clock.timestamp(clock.now)) }
@@ -223,13 +258,19 @@ public final class World {
             transfersMade += 1
             handover?.send(.tapSend(newTransfer: "transfer-\(transfersMade)"))
         case .restartApp:
-            // The app is killed and started again: the screens are gone, the register stays.
-            scan?.pump.stop()
+            // The app is killed and started again: every screen in memory is gone, the register stays.
+            bringToFront(.none)
             scan = nil
             handover = nil
             sweep = nil
+            serialDriver = nil
+            provisioning = nil
+            pairing = nil
+            handIntake = nil
+            openingsSeen = 0
             register = try Register(path: register.path)
         case .openSweep:
+            bringToFront(.sweep)
             sweep = try SweepDriver(camera: camera, reader: reader, register: register, clock: clock)
             sweep!.send(.opened)
         case .sweep(let event):
@@ -239,15 +280,51 @@ public final class World {
             _ = form.handle(.type(.tag, tag))
             _ = form.handle(.type(.name, name))
             for effect in form.handle(.save) {
-                if case .addAsset(let asset) = effect { try register.addAsset(asset, at: clock.timestamp(clock.now)) }
+                guard case .addAsset(let asset) = effect else { continue }
+                // A refusal is the form's to show, under it, not the end of the scenario.
+                do {
+                    try register.addAsset(asset, at: clock.timestamp(clock.now))
+                    _ = form.handle(.saved)
+                } catch {
+                    _ = form.handle(.refused(error.description))
+                }
             }
+            handIntake = form
         case .openSerial:
-            scan?.pump.stop()
+            bringToFront(.serial)
             scan = nil
             serialDriver = SerialDriver(camera: camera, reader: reader, clock: clock)
             serialDriver!.send(.opened)
         case .serial(let event):
             serialDriver?.send(event)
+            // Cancel hands back to Scan, its scanner re-armed (SERIAL-7).
+            if serialDriver?.handedBack == .rearmScanner, front == .serial {
+                bringToFront(.scan)
+                scan = try ScanDriver(purpose: .intake, camera: camera, reader: reader, register: register, clock: clock)
+                scan!.send(.opened)
+            }
+        case .remember(let name, let value):
+            remembered[name] = value(self)
+        case .photographFileDisappears(let tag):
+            let capture = try register.captures().last { $0.tag == tag }
+            guard let capture else { throw ScenarioError("no photograph of \(tag) is on the phone") }
+            try FileManager.default.removeItem(atPath: register.photoPath(capture))
+        case .decideUpload(let tag, let retry):
+            let row = try register.queueRows().last { $0.capture.tag == tag && $0.state != .done }
+            guard let row else { throw ScenarioError("no queue row for a photograph of \(tag)") }
+            if retry {
+                try register.retryUpload(row, at: clock.timestamp(clock.now))
+            } else {
+                try register.removeUpload(row, confirmed: true, at: clock.timestamp(clock.now))
+            }
+        case .networkDrops(let afterUploads):
+            guard let link else { break }
+            try register.queueKept(at: clock.timestamp(clock.now))
+            let uploader = Uploader(register: register, receiver: LinkPhotoReceiver(connection: link))
+            uploadOutcomes = try uploader.drain(at: clock.timestamp(clock.now), limit: afterUploads)
+            link.reachable = false
+            uploadOutcomes += try uploader.drain(at: clock.timestamp(clock.now))
+            handover?.send(.connectionChanged(.paired(name: mac?.name ?? "Studio Mac", reachable: false)))
         case .typeName(let name):
             if provisioning == nil { provisioning = ProvisioningScreen(previewTime: clock.timestamp(clock.now)) }
             provisioning!.type(name)
@@ -285,6 +362,18 @@ public final class World {
         case .expect:
             break
         }
+    }
+
+    /// The queue screen as the person sees it now.
+    public func queueScreen() throws -> QueueScreen {
+        QueueScreen(summary: try checkedSummary(), rows: try register.queueRows())
+    }
+
+    /// The summary, or the error that kept it from being computed (the invariants fail on it).
+    public func checkedSummary() throws -> QueueSummary {
+        let real = try QueueSummary.of(
+            register, macReachable: link?.reachable ?? false, impostorAtMacAddress: link.map { $0.presented != $0.pin } ?? false)
+        return summaryDouble.map { $0(real) } ?? real
     }
 
     /// One line of what the person sees now, for the transcript.

@@ -36,6 +36,12 @@ public final class SerialDriver {
         send(.clock(clock.now))
     }
 
+    /// The camera's own returnedToForeground, then the chooser's.
+    public func returnToForeground() {
+        pump.camera.returnedToForeground()
+        send(.returnedToForeground)
+    }
+
     /// The chooser for one still picture's readings, as if it were held in front of the camera for
     /// the settling window: what `fieldrig serial` shows for an image file.
     public static func still(_ readings: [Reading], window: Duration = ScanContext.defaultSettleWindow) -> SerialChooser {

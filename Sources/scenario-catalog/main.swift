@@ -1,7 +1,9 @@
 import Foundation
 
 // Writes the catalog of every scenario declared at the top level of the given files:
-// `let NAME = Scenario(` and `let NAME: [Scenario] =` (public or not), in file order.
+// `let NAME = Scenario(`, `let NAME: Scenario =` and `let NAME: [Scenario] =` (public or not), in
+// file order. A top-level declaration of a scenario in any other shape (a `var`, a type written
+// another way) would silently never run: it becomes a compile error naming the file and line.
 let arguments = CommandLine.arguments.dropFirst()
 guard let output = arguments.first else {
     FileHandle.standardError.write(Data("usage: scenario-catalog OUTPUT FILE...\n".utf8))
@@ -9,17 +11,35 @@ guard let output = arguments.first else {
 }
 var single: [String] = []
 var lists: [String] = []
+var errors: [String] = []
 for file in arguments.dropFirst().sorted() {
     guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { continue }
-    for line in text.split(separator: "\n") {
+    for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // Only top-level declarations: no indentation.
+        guard let first = line.first, !first.isWhitespace else { continue }
         var words = line.split(separator: " ", maxSplits: 3).map(String.init)
-        if words.first == "public" { words.removeFirst() }
-        guard words.count >= 3, words[0] == "let" else { continue }
+        if words.first == "public" || words.first == "internal" { words.removeFirst() }
+        guard words.count >= 3, words[0] == "let" || words[0] == "var" else { continue }
         let name = words[1].hasSuffix(":") ? String(words[1].dropLast()) : words[1]
-        guard name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else { continue }
         let rest = words.dropFirst(2).joined(separator: " ")
-        if rest.hasPrefix("= Scenario(") { single.append(name) }
-        if rest.hasPrefix("[Scenario] =") { lists.append(name) }
+        let where_ = "\((file as NSString).lastPathComponent):\(number + 1)"
+        let mentionsScenario = rest.contains("Scenario(") || rest.hasPrefix("Scenario") || rest.hasPrefix("[Scenario]")
+        guard mentionsScenario else { continue }
+        guard words[0] == "let", name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else {
+            errors.append("\(where_): declare a scenario as `let NAME = Scenario(...)` or `let NAME: [Scenario] = ...`, or it never runs")
+            continue
+        }
+        if rest.hasPrefix("= Scenario(") || rest.hasPrefix("Scenario = ") {
+            single.append(name)
+        } else if rest.hasPrefix("[Scenario] =") {
+            lists.append(name)
+        } else if rest.hasPrefix("=") && !rest.hasPrefix("= Scenario(") {
+            continue  // a value built from scenarios elsewhere (a helper), not a scenario itself
+        } else {
+            errors.append(
+                "\(where_): '\(name)' looks like a scenario but is not one the catalogue can find; write `let \(name) = Scenario(...)` or `let \(name): [Scenario] = ...`"
+            )
+        }
     }
 }
 let body = (["[" + single.joined(separator: ", ") + "]"] + lists).joined(separator: " + ")
@@ -29,6 +49,7 @@ let source = """
 
     /// Every scenario in Scenarios/, in file order.
     public let allScenarios: [Scenario] = \(body)
+    \(errors.map { "#error(\"\($0.replacingOccurrences(of: "\"", with: "'"))\")" }.joined(separator: "\n"))
 
     """
 try? FileManager.default.createDirectory(atPath: (output as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
