@@ -22,11 +22,11 @@ for file in arguments.dropFirst().sorted() {
         guard words.count >= 3, words[0] == "let" || words[0] == "var" else { continue }
         let name = words[1].hasSuffix(":") ? String(words[1].dropLast()) : words[1]
         let rest = words.dropFirst(2).joined(separator: " ")
-        let where_ = "\((file as NSString).lastPathComponent):\(number + 1)"
+        let place = "\((file as NSString).lastPathComponent):\(number + 1)"
         let mentionsScenario = rest.contains("Scenario(") || rest.hasPrefix("Scenario") || rest.hasPrefix("[Scenario]")
         guard mentionsScenario else { continue }
         guard words[0] == "let", name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else {
-            errors.append("\(where_): declare a scenario as `let NAME = Scenario(...)` or `let NAME: [Scenario] = ...`, or it never runs")
+            errors.append("\(place): declare a scenario as `let NAME = Scenario(...)` or `let NAME: [Scenario] = ...`, or it never runs")
             continue
         }
         if rest.hasPrefix("= Scenario(") || rest.hasPrefix("Scenario = ") {
@@ -37,7 +37,7 @@ for file in arguments.dropFirst().sorted() {
             continue  // a value built from scenarios elsewhere (a helper), not a scenario itself
         } else {
             errors.append(
-                "\(where_): '\(name)' looks like a scenario but is not one the catalogue can find; write `let \(name) = Scenario(...)` or `let \(name): [Scenario] = ...`"
+                "\(place): '\(name)' looks like a scenario but is not one the catalogue can find; write `let \(name) = Scenario(...)` or `let \(name): [Scenario] = ...`"
             )
         }
     }
