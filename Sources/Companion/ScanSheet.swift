@@ -294,7 +294,9 @@ public struct ScanSheet: Sendable, Hashable {
         // While a card is up nothing new is taken: NEXT, or putting the offer away, re-arms.
         guard case .looking(var settling) = phase else { return [] }
         // A provable code fires the instant it decodes: no settling window (SCAN-2, SCAN-4).
-        for reading in readings where reading.source.isBarcode {
+        // Several proven codes in view fire in turn, left to right as the person sees them.
+        let barcodes = readings.filter(\.source.isBarcode).sorted { ($0.box.x, $0.box.y) < ($1.box.x, $1.box.y) }
+        for reading in barcodes {
             if let code = proveTag(reading.value) {
                 guard !firedTags.contains(code.tag) else { continue }
                 firedTags.insert(code.tag)

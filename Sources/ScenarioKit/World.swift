@@ -58,6 +58,8 @@ public final class World {
     /// For tests of the runner itself: a double standing in for the companion's screens.
     public var scanScreenDouble: ((ScanScreen) -> ScanScreen)? = nil
     public var summaryDouble: ((QueueSummary) -> QueueSummary)? = nil
+    /// For tests of the runner itself: the queue's summary cannot be computed, with this error.
+    public var summaryFailure: (any Error)? = nil
 
     public init(phone: Phone, reader: any FrameReading, devices: String) throws {
         self.phone = phone
@@ -371,6 +373,7 @@ public final class World {
 
     /// The summary, or the error that kept it from being computed (the invariants fail on it).
     public func checkedSummary() throws -> QueueSummary {
+        if let summaryFailure { throw summaryFailure }
         let real = try QueueSummary.of(
             register, macReachable: link?.reachable ?? false, impostorAtMacAddress: link.map { $0.presented != $0.pin } ?? false)
         return summaryDouble.map { $0(real) } ?? real
@@ -396,8 +399,15 @@ public final class World {
                     "chooser: " + serial.rows.map(\.value).joined(separator: " · ")
                         + (serial.useButton.map { " [USE THIS SERIAL \($0.value)]" } ?? ""))
             case .used(let value): parts.append("serial used: \(value)")
-            case .typingByHand: parts.append("typing the serial by hand")
-            case .reading: parts.append("reading a serial")
+            case .typingByHand:
+                parts.append(
+                    "typing the serial by hand" + { if case .trouble(let t) = serial.camera { ", camera \(t.kind)" } else { "" } }())
+            case .reading:
+                if case .trouble(let trouble) = serial.camera {
+                    parts.append("reading a serial, camera \(trouble.kind)")
+                } else {
+                    parts.append("reading a serial")
+                }
             case .cancelled: parts.append("serial cancelled")
             }
         }

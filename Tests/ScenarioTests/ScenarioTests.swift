@@ -146,3 +146,76 @@ struct ScenarioToolsTests {
         #expect(xml.contains(#"tests="1" failures="1" time="2.0""#))
     }
 }
+
+@Suite("The runner and the world, played as QA met them")
+struct RunnerDefectTests {
+    @Test("an invariant that cannot be checked fails the step, never passes it")
+    func failsClosed() throws {
+        struct Unreadable: Error, CustomStringConvertible { var description: String { "disk I/O error" } }
+        let scenario = try #require(allScenarios.first { $0.name.hasPrefix("kept first, queued second") })
+        let result = runScenario(scenario) { world in world.summaryFailure = Unreadable() }
+        #expect(!result.passed)
+        #expect(
+            result.failure?.contains("the register could not be read to check the rules: disk I/O error") == true, "\(result.failure ?? "")"
+        )
+    }
+
+    @Test("a rule id that is not in RULES fails the scenario before it runs, whatever its case")
+    func unknownRules() {
+        for rule in ["SCAN-99", "scan-6"] {
+            let result = runScenario(Scenario("typo", rules: [rule], phone: Phone(camera: "desk-only")) { openScan() })
+            #expect(
+                result.failure?.contains("names the rule “\(rule)”, which is not in Scenarios/RULES") == true, "\(result.failure ?? "")")
+            #expect(result.transcript.isEmpty)
+        }
+    }
+
+    @Test("a failure in a scenario made in a list names the scenario, not only the shared line")
+    func namesTheScenario() {
+        let made = ["first", "second"].map { name in
+            Scenario(name, rules: ["RIG-3"], phone: Phone(camera: "desk-only")) { expect("a failure") { _ in "it failed" } }
+        }
+        #expect(runScenario(made[1]).failure?.contains("[second]") == true)
+    }
+
+    @Test("one screen in front: opening a sweep stops Scan's camera; a restart drops every screen in memory")
+    func oneScreen() {
+        let result = runScenario(
+            Scenario("screens", rules: ["RIG-2"], phone: Phone(camera: "rack-sweep", actor: nil)) {
+                openScan()
+                wait(0.2)
+                openSweep()
+                wait(1.0)
+                expect("Scan's camera stopped") { world in world.scan?.pump.isRunning == true ? "Scan is still pumping" : nil }
+                typeActorName("Sam")
+                openPhotographSerial()
+                restartApp()
+                expect("nothing left in memory") { world in
+                    world.serial == nil && world.provisioning == nil && world.sweep == nil && world.scan == nil ? nil : "a screen survived"
+                }
+            })
+        #expect(result.passed, "\(result.failure ?? "")")
+    }
+
+    @Test("the Mac leaving and returning changes nothing when no Mac was ever paired")
+    func neverPaired() {
+        let result = runScenario(
+            Scenario("never paired", rules: ["HANDOVER-5"], phone: Phone(camera: "desk-only", mac: .notPaired)) {
+                openHandover()
+                macLeavesNetwork()
+                macReturns()
+                expectSendIt(detail: "Pair with the Mac first.", enabled: false)
+            })
+        #expect(result.passed, "\(result.failure ?? "")")
+    }
+
+    @Test("the chooser's transcript says when its camera failed")
+    func chooserTrouble() {
+        let result = runScenario(
+            Scenario("chooser trouble", rules: ["SERIAL-8"], phone: Phone(camera: "dell-latitude-hold", faults: ["busy"])) {
+                openPhotographSerial()
+                wait(0.2)
+            })
+        #expect(result.transcript.last?.contains("typing the serial by hand, camera busy") == true, "\(result.transcript)")
+    }
+}
