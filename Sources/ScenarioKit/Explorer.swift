@@ -50,9 +50,12 @@ public struct Explorer {
         return nil
     }
 
-    /// The failure a run of moves ends in, or nil.
+    /// The invariant a run of moves breaks, or nil. A move that could not be carried out ends the
+    /// run but is not a finding: only a broken rule is.
     public func failure(of moves: [Move], phone: Phone) -> String? {
-        runner.run(Scenario("explore", rules: [], phone: phone) { moves.map(\.step) }, reader: reader, prepare: prepare).failure
+        let failure = runner.run(Scenario("explore", rules: [], phone: phone) { moves.map(\.step) }, reader: reader, prepare: prepare)
+            .failure
+        return failure.flatMap { $0.contains("]: after “") ? $0 : nil }
     }
 
     /// One generated action: the Swift that writes it, and the step itself.
@@ -82,7 +85,10 @@ public struct Explorer {
     }
 
     public static func randomPhone(_ random: inout SeededRandom) -> (Phone, String) {
-        let cameras = ["walk-round", "tag-mf-0004", "tag-forged", "dell-latitude-hold", "intake-mf-0001", "desk-only", "rack-sweep"]
+        let cameras = [
+            "walk-round", "tag-mf-0004", "tag-forged", "dell-latitude-hold", "intake-mf-0001", "desk-only", "rack-sweep", "three-tags",
+            "rack-disposed", "pairing-code",
+        ]
         let camera = cameras[Int.random(in: 0..<cameras.count, using: &random)]
         var faults: [String] = []
         for _ in 0..<Int.random(in: 0...2, using: &random) {
@@ -107,7 +113,7 @@ public struct Explorer {
     public static func randomMove(_ random: inout SeededRandom) -> Move {
         let file = "explore"
         let line = 0
-        switch Int.random(in: 0..<16, using: &random) {
+        switch Int.random(in: 0..<32, using: &random) {
         case 0: return Move(code: "openScan()", step: openScan(file: file, line: line))
         case 1: return Move(code: "openScan(.walkRound)", step: openScan(.walkRound, file: file, line: line))
         case 2, 3:
@@ -128,7 +134,44 @@ public struct Explorer {
         case 12: return Move(code: "macReturns()", step: macReturns(file: file, line: line))
         case 13: return Move(code: "openHandover()", step: openHandover(file: file, line: line))
         case 14: return Move(code: "tapSendIt()", step: tapSendIt(file: file, line: line))
-        default: return Move(code: "restartApp()", step: restartApp(file: file, line: line))
+        case 15: return Move(code: "restartApp()", step: restartApp(file: file, line: line))
+        default: return Self.otherScreens(&random)
+        }
+    }
+
+    /// Moves on the other screens and in the world: the chooser, the sweep, hand intake,
+    /// provisioning, the handover, impostors and the network. Only moves that are legal in any
+    /// state: a move that does not apply does nothing.
+    static func otherScreens(_ random: inout SeededRandom) -> Move {
+        let file = "explore"
+        let line = 0
+        switch Int.random(in: 0..<20, using: &random) {
+        case 0: return Move(code: "openPhotographSerial()", step: openPhotographSerial(file: file, line: line))
+        case 1: return Move(code: "tapRow(0)", step: tapRow(0, file: file, line: line))
+        case 2: return Move(code: "tapUseThisSerial()", step: tapUseThisSerial(file: file, line: line))
+        case 3: return Move(code: "tapScanAgain()", step: tapScanAgain(file: file, line: line))
+        case 4: return Move(code: "tapCancel()", step: tapCancel(file: file, line: line))
+        case 5: return Move(code: "openSweep()", step: openSweep(file: file, line: line))
+        case 6: return Move(code: "confirmSweep()", step: confirmSweep(file: file, line: line))
+        case 7: return Move(code: "tapSweepDone()", step: tapSweepDone(file: file, line: line))
+        case 8:
+            let tag = ["MF-0001", "MF-0300"][Int.random(in: 0..<2, using: &random)]
+            return Move(
+                code: "addByHand(tag: \"\(tag)\", name: \"Spare\")", step: addByHand(tag: tag, name: "Spare", file: file, line: line))
+        case 9:
+            let name = ["Sam", "Alex Kim\n", ""][Int.random(in: 0..<3, using: &random)]
+            let code = name.replacingOccurrences(of: "\n", with: "\\n")
+            return Move(code: "typeActorName(\"\(code)\")", step: typeActorName(name, file: file, line: line))
+        case 10: return Move(code: "saveActorName()", step: saveActorName(file: file, line: line))
+        case 11: return Move(code: "checkAgain()", step: checkAgain(file: file, line: line))
+        case 12: return Move(code: "closeHandover()", step: closeHandover(file: file, line: line))
+        case 13: return Move(code: "macAccepts()", step: macAccepts(file: file, line: line))
+        case 14: return Move(code: "macDeclines()", step: macDeclines(file: file, line: line))
+        case 15: return Move(code: "anImpostorAnswersForTheMac()", step: anImpostorAnswersForTheMac(file: file, line: line))
+        case 16: return Move(code: "theImpostorLeaves()", step: theImpostorLeaves(file: file, line: line))
+        case 17: return Move(code: "networkDropsDuringPush(after: 1)", step: networkDropsDuringPush(after: 1, file: file, line: line))
+        case 18: return Move(code: "tapNumbersMatch()", step: tapNumbersMatch(file: file, line: line))
+        default: return Move(code: "tapPairingCheckAgain()", step: tapPairingCheckAgain(file: file, line: line))
         }
     }
 }

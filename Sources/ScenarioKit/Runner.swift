@@ -23,6 +23,11 @@ public enum Invariants {
     /// What the failures found by an independent QA author had in common: a screen claiming what
     /// the world does not hold, or waiting on what failed.
     static func beyondExamples(_ world: World, summary: QueueSummary) -> String? {
+        if let broken = world.brokenByStep { return broken }
+        // SCAN-2: a proven tag fires once while it stays in view; several in view take turns.
+        if let again = world.scan?.firedAgainInView.first {
+            return "SCAN-2: \(again) fired again while it stayed in view"
+        }
         // VERIFY-2: a card names what the register says.
         if case .hit(let card)? = world.scanScreen?.card {
             let asset = try? world.register.asset(tag: card.tag)
@@ -34,7 +39,7 @@ public enum Invariants {
             }
         }
         // HANDOVER-6: "With NAME now" only while the Mac holds the offer.
-        if let handover = world.handover, let heading = handover.screen.status?.heading, heading.hasPrefix("With ") {
+        if world.handover != nil, let heading = world.handoverHeading, heading.hasPrefix("With ") {
             let id = (try? world.register.currentTransfer())?.map(\.id)
             if id.flatMap({ world.mac?.offer($0) }) == nil {
                 return "HANDOVER-6: the screen said “\(heading)” while the Mac holds no such offer"
@@ -61,9 +66,42 @@ public enum Invariants {
             if world.link.map({ $0.presented == $0.pin }) != false { return "QUEUE-3: an impostor was reported where none answers" }
         default: break
         }
+        // QUEUE-3: when the world knows why nothing moves, the queue says so.
+        let waiting = summary.counts.goingUp > 0 || summary.counts.kept > 0
+        if waiting, summary.explanation == nil {
+            if (try? world.register.pairing()) == nil {
+                return "QUEUE-3: nothing can go up (no Mac paired), and the queue does not say why"
+            }
+            if let link = world.link, link.reachable, link.presented != link.pin, summary.counts.goingUp > 0 {
+                return "QUEUE-3: something else answers at the Mac's address, and the queue does not say so"
+            }
+            if world.link?.reachable == false {
+                return "QUEUE-3: the Mac is not on this network, and the queue does not say so"
+            }
+            if summary.counts.goingUp == 0, (try? world.register.keptForUnsyncedAsset()) == true,
+                (try? world.register.ceilingRefusesNow()) != true
+            {
+                return "QUEUE-3: photographs wait for assets not yet on the Mac, and the queue does not say so"
+            }
+        }
         // No screen stays waiting on a camera that failed.
-        if let chooser = world.serial, chooser.isReading, case .trouble(let trouble) = chooser.camera {
+        if let chooser = world.serial, world.chooserReading, case .trouble(let trouble) = chooser.camera {
             return "SERIAL-8: the chooser is still reading with its camera \(trouble.kind)"
+        }
+        // AUDIT-3: the preview draws the name as the register will store it.
+        if let provisioning = world.provisioning, let preview = world.preview {
+            let stored = normalisedActorName(provisioning.name) ?? "Nobody yet"
+            if preview.actorLine != stored {
+                return "AUDIT-3: the preview shows “\(preview.actorLine)”; the register would sign “\(stored)”"
+            }
+        }
+        // VERIFY-4: every stamp the register refused in a sweep is listed, by tag.
+        if let sweep = world.sweep {
+            let refused = sweep.outcomes.compactMap { tag, outcome -> String? in if case .refused = outcome { tag } else { nil } }
+            let listed = Set(world.sweepRefused.map(\.tag))
+            if let missing = refused.sorted().first(where: { !listed.contains($0) }) {
+                return "VERIFY-4: the register refused \(missing)'s stamp and the sweep does not say so"
+            }
         }
         return nil
     }

@@ -189,7 +189,7 @@ public func expectHandover(heading: String?, lines: [String]? = nil, file: Strin
     expectation("the handover to say “\(heading ?? "nothing yet")”", file: file, line: line) { world in
         guard let handover = world.handover else { return "Send to the Mac is not open" }
         let status = handover.screen.status
-        if status?.heading != heading { return "it said “\(status?.heading ?? "nothing yet")”" }
+        if world.handoverHeading != heading { return "it said “\(world.handoverHeading ?? "nothing yet")”" }
         if let lines, status?.lines.filter({ !$0.isEmpty }) != lines { return "its lines were \(status?.lines ?? [])" }
         return nil
     }
@@ -288,7 +288,7 @@ public func expectSerialPhase(_ phase: String, file: String = #filePath, line: I
 /// The provisioning preview's actor line, faint or not.
 public func expectPreview(actor: String, faint: Bool, file: String = #filePath, line: Int = #line) -> Step {
     expectation("the preview's actor line “\(actor)”", file: file, line: line) { world in
-        guard let preview = world.provisioning?.preview else { return "provisioning is not open" }
+        guard let preview = world.preview else { return "provisioning is not open" }
         return preview.actorLine == actor && preview.actorIsFaint == faint && preview.isExample
             ? nil : "it read “\(preview.actorLine)”\(preview.actorIsFaint ? " (faint)" : "")"
     }
@@ -475,7 +475,7 @@ public func expectHandIntakeProblem(_ text: String?, file: String = #filePath, l
 /// The sweep's refused stamps, one line each, as the sweep lists them.
 public func expectSweepRefusals(_ lines: [String], file: String = #filePath, line: Int = #line) -> Step {
     expectation("the sweep to list refusals \(lines)", file: file, line: line) { world in
-        let shown = world.sweep?.sweep.refused.map(\.line) ?? []
+        let shown = world.sweepRefused.map(\.line)
         return shown == lines ? nil : "it listed \(shown)"
     }
 }

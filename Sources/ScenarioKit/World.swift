@@ -60,6 +60,38 @@ public final class World {
     public var summaryDouble: ((QueueSummary) -> QueueSummary)? = nil
     /// For tests of the runner itself: the queue's summary cannot be computed, with this error.
     public var summaryFailure: (any Error)? = nil
+    /// For tests of the runner itself: doubles standing in for what the other screens show, to
+    /// put back a defect and see the always-on checks catch it.
+    public var queueRowsDouble: (([QueueRow]) -> [QueueRow])? = nil
+    public var handoverHeadingDouble: ((String?) -> String?)? = nil
+    public var previewDouble: ((HistoryRow) -> HistoryRow)? = nil
+    public var sweepRefusedDouble: (([RackSweep.RefusedStamp]) -> [RackSweep.RefusedStamp])? = nil
+    public var chooserStillReadingDouble = false
+    /// For tests of the runner itself: the sweep does not hear that the app came back.
+    public var sweepIgnoresForegroundDouble = false
+    /// A rule broken by the last step that only the step itself could see.
+    public private(set) var brokenByStep: String? = nil
+
+    /// The handover's heading as the person sees it.
+    public var handoverHeading: String? {
+        let real = handover?.screen.status?.heading
+        return handoverHeadingDouble.map { $0(real) } ?? real
+    }
+
+    /// The provisioning preview as the person sees it.
+    public var preview: HistoryRow? {
+        guard let real = provisioning?.preview else { return nil }
+        return previewDouble.map { $0(real) } ?? real
+    }
+
+    /// The sweep's refusals as the person sees them.
+    public var sweepRefused: [RackSweep.RefusedStamp] {
+        let real = sweep?.sweep.refused ?? []
+        return sweepRefusedDouble.map { $0(real) } ?? real
+    }
+
+    /// Whether the chooser is reading (the double keeps it reading, as the old defect did).
+    public var chooserReading: Bool { chooserStillReadingDouble && serial != nil ? true : serial?.isReading == true }
 
     public init(phone: Phone, reader: any FrameReading, devices: String) throws {
         self.phone = phone
@@ -128,6 +160,7 @@ public final class World {
     // MARK: - Doing
 
     func perform(_ action: Step.Action) throws {
+        brokenByStep = nil
         try act(action)
         adoptOpenedPairing()
     }
@@ -222,11 +255,34 @@ public final class World {
             case .none: break
             }
         case .foreground:
+            // SCAN-9: a camera screen that was in the background, in a trouble the app's return may
+            // clear, tries again on its own when the app comes back.
+            let retries: Bool
+            let tried: Int
             switch front {
-            case .scan: scan?.returnToForeground()
-            case .sweep: sweep?.returnToForeground()
-            case .serial: serialDriver?.returnToForeground()
-            case .none: break
+            case .scan:
+                retries =
+                    scan?.sheet.inForeground == false
+                    && { if case .trouble(let t) = scan?.sheet.camera { t.retriesOnForeground } else { false } }()
+                tried = scan?.pump.startsTried ?? 0
+                scan?.returnToForeground()
+            case .sweep:
+                retries =
+                    sweep?.sweep.inForeground == false
+                    && { if case .trouble(let t) = sweep?.sweep.camera { t.retriesOnForeground } else { false } }()
+                tried = sweep?.pump.startsTried ?? 0
+                if !sweepIgnoresForegroundDouble { sweep?.returnToForeground() }
+            case .serial:
+                retries = false
+                tried = 0
+                serialDriver?.returnToForeground()
+            case .none:
+                retries = false
+                tried = 0
+            }
+            let triedNow = front == .scan ? scan?.pump.startsTried ?? 0 : front == .sweep ? sweep?.pump.startsTried ?? 0 : tried
+            if retries, triedNow == tried {
+                brokenByStep = "SCAN-9: the app came back and the camera, in a trouble its return may clear, was not tried again"
             }
         case .photograph(let tag, let bytes):
             var photo = [UInt8](repeating: 0, count: bytes)
@@ -368,7 +424,8 @@ public final class World {
 
     /// The queue screen as the person sees it now.
     public func queueScreen() throws -> QueueScreen {
-        QueueScreen(summary: try checkedSummary(), rows: try register.queueRows())
+        let rows = try register.queueRows()
+        return QueueScreen(summary: try checkedSummary(), rows: queueRowsDouble.map { $0(rows) } ?? rows)
     }
 
     /// The summary, or the error that kept it from being computed (the invariants fail on it).

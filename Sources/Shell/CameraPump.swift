@@ -12,6 +12,8 @@ public final class CameraPump {
     private var startedAt: Duration? = nil
     /// Frames read since the pump was made.
     public private(set) var framesRead = 0
+    /// How many times the camera was asked to start.
+    public private(set) var startsTried = 0
 
     public enum Event {
         case frame([Reading], at: Duration)
@@ -28,6 +30,7 @@ public final class CameraPump {
 
     /// Starts the camera in `setup`; its trouble if it cannot start.
     public func start(_ setup: CameraSetup) -> CameraTrouble? {
+        startsTried += 1
         do {
             try camera.start(setup)
             startedAt = clock.now

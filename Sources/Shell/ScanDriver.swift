@@ -18,6 +18,11 @@ public final class ScanDriver {
     public private(set) var log: [String] = []
     /// The records and screens the sheet opened, in order.
     public private(set) var opened: [ScanSheet.Effect] = []
+    /// Proven tags that fired again while they had stayed in view since they last fired: SCAN-2
+    /// says each fires once while in view. Watched here, from the frames, not taken from the sheet.
+    public private(set) var firedAgainInView: [String] = []
+    private var provenInView: Set<String> = []
+    private var firedSinceInView: Set<String> = []
 
     public init(purpose: ScanSheet.Purpose, camera: any CameraDevice, reader: any FrameReading, register: Register, clock: any SessionClock)
         throws(RegisterError)
@@ -37,8 +42,8 @@ public final class ScanDriver {
     /// Pumps the camera until `time`, reading each frame as it comes; then moves the clock there.
     public func run(until time: Duration) {
         pump.drive(
-            until: time, note: note, frame: { send(.frameRead($0, at: $1)) }, failed: { send(.cameraFailed($0)) },
-            recovered: { send(.cameraRecovered) })
+            until: time, note: note, frame: { readings, at in watchFiring(readings) { send(.frameRead(readings, at: at)) } },
+            failed: { send(.cameraFailed($0)) }, recovered: { send(.cameraRecovered) })
         send(.clock(clock.now))
     }
 
@@ -60,6 +65,23 @@ public final class ScanDriver {
             case .log(let line):
                 note("log: \(line)")
             }
+        }
+    }
+
+    /// Sends a frame, noting which proven tags are in view and which the sheet fired with it.
+    private func watchFiring(_ readings: [Reading], _ sendFrame: () -> Void) {
+        let context = sheet.context
+        provenInView = Set(
+            readings.compactMap { AssetTagCode.prove($0.value, registerID: context.registerID, key: context.tagKey)?.tag })
+        firedSinceInView.formIntersection(provenInView)
+        let openedBefore = opened.count
+        let cardBefore = sheet.hit?.tag
+        sendFrame()
+        var fired = opened[openedBefore...].compactMap { effect -> String? in if case .openRecord(let tag) = effect { tag } else { nil } }
+        if let card = sheet.hit?.tag, card != cardBefore { fired.append(card) }
+        for tag in fired {
+            if firedSinceInView.contains(tag) { firedAgainInView.append(tag) }
+            firedSinceInView.insert(tag)
         }
     }
 

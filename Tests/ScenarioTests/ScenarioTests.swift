@@ -114,9 +114,9 @@ struct ScenarioToolsTests {
         #expect(again.run == finding.run && again.moves.map(\.code) == finding.moves.map(\.code))
     }
 
-    @Test("the companion as it is holds every invariant over a few seeded runs")
+    @Test("the companion as it is holds every invariant over seeded runs across every screen, restarts, the network and impostors")
     func holds() {
-        #expect(explorer(broken: false).explore(seed: 7, steps: 15, runs: 4) == nil)
+        #expect(explorer(broken: false).explore(seed: 7, steps: 40, runs: 8) == nil)
     }
 
     @Test("selection by name, by rule in any case, and by shard: every scenario in exactly one shard")
@@ -217,5 +217,96 @@ struct RunnerDefectTests {
                 wait(0.2)
             })
         #expect(result.transcript.last?.contains("typing the serial by hand, camera busy") == true, "\(result.transcript)")
+    }
+}
+
+@Suite("The always-on checks catch each defect QA found, put back")
+struct DefectsPutBackTests {
+    func failure(_ name: String, _ prepare: @escaping (World) -> Void) throws -> String {
+        let scenario = try #require(allScenarios.first { $0.name.hasPrefix(name) }, "no scenario \(name)")
+        #expect(runScenario(scenario).passed, "\(name) fails even without the defect")
+        return runScenario(scenario, prepare: prepare).failure ?? "it passed"
+    }
+
+    func dropReason(_ world: World) {
+        world.summaryDouble = { QueueSummary(counts: $0.counts, stall: nil) }
+    }
+
+    @Test("VERIFY-2: a card named with its tag")
+    func cardName() throws {
+        let found = try failure("a proven tag not due") { world in
+            world.scanScreenDouble = { screen in
+                var broken = screen
+                if case .hit(var card)? = broken.card {
+                    card.name = card.tag
+                    broken.card = .hit(card)
+                }
+                return broken
+            }
+        }
+        #expect(found.contains("VERIFY-2: the card for MF-0001 named it “MF-0001”"), "\(found)")
+    }
+
+    @Test("HANDOVER-6: 'With Studio Mac now' while the Mac holds nothing")
+    func withTheMac() throws {
+        let found = try failure("an offer the impostor refused") { world in
+            world.handoverHeadingDouble = { $0 == nil ? nil : "With Studio Mac now" }
+        }
+        #expect(found.contains("HANDOVER-6"), "\(found)")
+    }
+
+    @Test("SERIAL-8: the chooser reading for ever on a failed camera")
+    func chooserWaits() throws {
+        let found = try failure("the camera fails as Photograph a serial opens") { world in world.chooserStillReadingDouble = true }
+        #expect(found.contains("SERIAL-8"), "\(found)")
+    }
+
+    @Test("QUEUE-3: no reason for an unsynced asset, a stale storage reason, no word of an impostor")
+    func reasons() throws {
+        #expect(try failure("a photograph kept for an unsynced asset", dropReason).contains("QUEUE-3: photographs wait for assets"))
+        #expect(try failure("uploads stopped by something else", dropReason).contains("QUEUE-3: something else answers"))
+        let stale = try failure("storage full is said only while") { world in
+            world.summaryDouble = { summary in summary.counts.kept > 0 ? QueueSummary(counts: summary.counts, stall: .storageFull) : summary
+            }
+        }
+        #expect(stale.contains("QUEUE-3: “storage full” shown"), "\(stale)")
+    }
+
+    @Test("QUEUE-2/4: a missing file's row still 'going up' while the header counts a decision")
+    func rowsAndHeader() throws {
+        let found = try failure("a queued photograph whose file is gone") { world in
+            world.queueRowsDouble = { rows in
+                rows.map {
+                    var row = $0
+                    row.fileMissing = false
+                    return row
+                }
+            }
+        }
+        #expect(found.contains("QUEUE-4"), "\(found)")
+    }
+
+    @Test("AUDIT-3: a preview that keeps the pasted line break")
+    func preview() throws {
+        let found = try failure("a pasted name with a line break") { world in
+            world.previewDouble = { row in
+                var broken = row
+                if !row.actorIsFaint { broken.actorLine += "\n" }
+                return broken
+            }
+        }
+        #expect(found.contains("AUDIT-3"), "\(found)")
+    }
+
+    @Test("VERIFY-4: a sweep that closes without listing the refused stamp")
+    func sweepRefusal() throws {
+        let found = try failure("a sweep past a disposed machine") { world in world.sweepRefusedDouble = { _ in [] } }
+        #expect(found.contains("VERIFY-4: the register refused MF-0008's stamp"), "\(found)")
+    }
+
+    @Test("SCAN-9: a sweep that does not try again when the app comes back")
+    func sweepRetry() throws {
+        let found = try failure("a sweep that starts while the camera is busy") { world in world.sweepIgnoresForegroundDouble = true }
+        #expect(found.contains("SCAN-9"), "\(found)")
     }
 }
