@@ -188,3 +188,33 @@ let cancelRearmsScan = Scenario(
     wait(0.5)
     expectOpened(["record MF-0001"])
 }
+
+let networkDropsMidPush = Scenario(
+    "the network drops mid-push: what went up is on the Mac, the rest still going up, and the queue says why",
+    rules: ["QUEUE-3", "QUEUE-5", "QUEUE-2"], phone: Phone(camera: "desk-only", mac: .paired())
+) {
+    takePhotograph(of: "MF-0001")
+    takePhotograph(of: "MF-0002")
+    networkDropsDuringPush(after: 1)
+    expectMacHolds(photographs: 1)
+    expectSummary(["1 still going up"])
+    expectExplanation("Waiting for Studio Mac to be on this network.")
+    macReturns()
+    pushUploads()
+    expectSummary(["All sent"])
+}
+
+let retryAfterRefusal = Scenario(
+    "a photograph whose file is gone: Try again still needs a decision; Remove takes it off the queue", rules: ["QUEUE-2", "QUEUE-4"],
+    phone: Phone(camera: "desk-only", mac: .paired())
+) {
+    takePhotograph(of: "MF-0001")
+    photographFileDisappears(of: "MF-0001")
+    pushUploads()
+    expectSummary(["1 needs a decision"])
+    expectQueueRows(["needs decision [Try again, Remove…]"])
+    retryUpload(of: "MF-0001")
+    expectSummary(["1 needs a decision"])
+    removeUpload(of: "MF-0001")
+    expectQueueRows([])
+}

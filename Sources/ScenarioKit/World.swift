@@ -67,6 +67,8 @@ public final class World {
     public var previewDouble: ((HistoryRow) -> HistoryRow)? = nil
     public var sweepRefusedDouble: (([RackSweep.RefusedStamp]) -> [RackSweep.RefusedStamp])? = nil
     public var chooserStillReadingDouble = false
+    /// For tests of the runner itself: the scan sheet forgets between frames which tags it fired.
+    public var scanForgetsDouble = false
     /// For tests of the runner itself: the sweep does not hear that the app came back.
     public var sweepIgnoresForegroundDouble = false
     /// A rule broken by the last step that only the step itself could see.
@@ -231,6 +233,7 @@ public final class World {
         case .openScan(let purpose):
             bringToFront(.scan)
             scan = try ScanDriver(purpose: purpose, camera: camera, reader: reader, register: register, clock: clock)
+            scan!.forgetsBetweenFramesDouble = scanForgetsDouble
             scan!.send(.opened)
         case .closeScan:
             scan?.pump.stop()

@@ -22,6 +22,9 @@ public final class ScanDriver {
     /// says each fires once while in view. Watched here, from the frames, not taken from the sheet.
     public private(set) var firedAgainInView: [String] = []
     private var provenInView: Set<String> = []
+    /// For tests of the checks: a broken sheet that forgets between frames which tags it fired
+    /// (the flicker QA found: tags in view opening again and again).
+    public var forgetsBetweenFramesDouble = false
     private var firedSinceInView: Set<String> = []
 
     public init(purpose: ScanSheet.Purpose, camera: any CameraDevice, reader: any FrameReading, register: Register, clock: any SessionClock)
@@ -76,6 +79,10 @@ public final class ScanDriver {
         firedSinceInView.formIntersection(provenInView)
         let openedBefore = opened.count
         let cardBefore = sheet.hit?.tag
+        if forgetsBetweenFramesDouble, sheet.hit == nil, sheet.offer == nil {
+            sheet = ScanSheet(purpose: sheet.purpose, context: sheet.context)
+            _ = sheet.handle(.cameraStarted)
+        }
         sendFrame()
         var fired = opened[openedBefore...].compactMap { effect -> String? in if case .openRecord(let tag) = effect { tag } else { nil } }
         if let card = sheet.hit?.tag, card != cardBefore { fired.append(card) }

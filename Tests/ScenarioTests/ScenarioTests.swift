@@ -309,4 +309,10 @@ struct DefectsPutBackTests {
         let found = try failure("a sweep that starts while the camera is busy") { world in world.sweepIgnoresForegroundDouble = true }
         #expect(found.contains("SCAN-9"), "\(found)")
     }
+
+    @Test("SCAN-2: tags in view firing again and again")
+    func flicker() throws {
+        let found = try failure("three proven tags in view on Scan") { world in world.scanForgetsDouble = true }
+        #expect(found.contains("SCAN-2: MF-0004 fired again while it stayed in view"), "\(found)")
+    }
 }
