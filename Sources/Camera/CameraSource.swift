@@ -86,7 +86,9 @@ extension FaultScript {
             if case .at(let end) = recovery, end <= time { throw SequenceError("'\(text)': it must clear after it starts.") }
             faults.append(Fault(trouble, .time(time), recovery: recovery))
         } else {
-            guard let index = Int(value), index >= 0 else { throw fail() }
+            guard !value.isEmpty, value.utf8.count <= 9, value.utf8.allSatisfy({ (48...57).contains($0) }), let index = Int(value) else {
+                throw fail()
+            }
             faults.append(Fault(trouble, .frame(index), recovery: recovery))
         }
     }

@@ -35,6 +35,9 @@ public struct FrameSequence: Sendable, Equatable {
 
     /// The name of the description file in a sequence folder.
     public static let descriptionName = "sequence"
+    /// The most frames one sequence may list (about an hour at 30 frames a second); a longer
+    /// playback loops.
+    public static let mostFrames = 120_000
 
     /// Reads the sequence in `folder`, checking every line and that every frame file exists.
     public init(folder: String) throws(SequenceError) {
@@ -62,14 +65,17 @@ public struct FrameSequence: Sendable, Equatable {
         var run: (anchor: Duration, count: Int)? = nil
         var ending = Ending.stop
         let path = "\(folder)/\(Self.descriptionName)"
-        for (index, raw) in description.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // Lines end in LF or CRLF (a file saved on another system).
+        for (index, raw) in description.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let number = index + 1
             let text = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
             let words = text.split(whereSeparator: \.isWhitespace).map(String.init)
             guard let keyword = words.first else { continue }
             func fail(_ why: String) -> SequenceError { SequenceError("\(path):\(number): \(why)") }
             func seconds(_ word: String) throws(SequenceError) -> Duration {
-                guard let d = parseSeconds(word) else { throw fail("'\(word)' is not a time in seconds (like 0.25)") }
+                guard let d = parseSeconds(word) else {
+                    throw fail("'\(word)' is not a time in seconds from 0 to 86400, written like 0.25")
+                }
                 return d
             }
             func step() -> Duration { .microseconds(1_000_000 / fps) }
@@ -87,6 +93,7 @@ public struct FrameSequence: Sendable, Equatable {
                     throw fail("frame at \(words[1]) s is not after the frame before it: times must go forwards")
                 }
                 guard time >= floor else { throw fail("frame at \(words[1]) s falls inside the gap before it: times must go forwards") }
+                guard entries.count < Self.mostFrames else { throw fail("the sequence lists more than \(Self.mostFrames) frames") }
                 entries.append(Entry(file: words[2], time: time, line: number))
                 run = nil
             case "hold":
@@ -94,6 +101,9 @@ public struct FrameSequence: Sendable, Equatable {
                 let duration = try seconds(words[2])
                 let count = Int(duration.inSeconds * Double(fps) + 0.5)
                 guard count > 0 else { throw fail("a hold of \(words[2]) s at \(fps) fps holds no frame") }
+                guard entries.count + count <= Self.mostFrames else {
+                    throw fail("the sequence would list more than \(Self.mostFrames) frames: shorten the hold, or play it with 'end loop'")
+                }
                 var current = run ?? (max(floor, entries.last.map { $0.time + step() } ?? .zero), 0)
                 for _ in 0..<count {
                     entries.append(
@@ -104,6 +114,7 @@ public struct FrameSequence: Sendable, Equatable {
             case "gap":
                 guard words.count == 2 else { throw fail("'gap' takes a duration: gap 1.0") }
                 floor = max(floor, entries.last.map { $0.time + step() } ?? .zero) + (try seconds(words[1]))
+                guard floor <= longestTime else { throw fail("the sequence would last more than a day") }
                 run = nil
             case "end":
                 guard words.count == 2, let e = Ending(rawValue: words[1]) else { throw fail("'end' takes 'stop' or 'loop'") }
@@ -142,15 +153,24 @@ public struct SequenceError: Error, Equatable, CustomStringConvertible {
     public var description: String { message }
 }
 
-/// "0.25" as a duration, exact to the microsecond; nil for anything else.
-func parseSeconds(_ text: String) -> Duration? {
+/// The longest time a sequence or a fault may name: one day.
+public let longestTime = Duration.seconds(86_400)
+
+/// "0.25" as a duration, exact to the microsecond, from zero to `longestTime`; nil for anything
+/// else: only ASCII digits (other scripts' digits, fractions like "½" and exponents are not
+/// times here), at most six decimals.
+public func parseSeconds(_ text: String) -> Duration? {
+    func digits(_ part: Substring) -> Bool { !part.isEmpty && part.utf8.allSatisfy { (48...57).contains($0) } }
     let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-    guard let whole = Int(parts[0]), whole >= 0, parts.count <= 2, parts[0].allSatisfy(\.isNumber) else { return nil }
+    guard parts.count <= 2, digits(parts[0]), parts[0].utf8.count <= 6, let whole = Int(parts[0]) else { return nil }
     var micros = 0
     if parts.count == 2 {
         let fraction = parts[1]
-        guard !fraction.isEmpty, fraction.count <= 6, fraction.allSatisfy(\.isNumber) else { return nil }
-        micros = Int(fraction.padding(toLength: 6, withPad: "0", startingAt: 0))!
+        guard digits(fraction), fraction.utf8.count <= 6, let value = Int(fraction.padding(toLength: 6, withPad: "0", startingAt: 0)) else {
+            return nil
+        }
+        micros = value
     }
-    return .seconds(whole) + .microseconds(micros)
+    let time = Duration.seconds(whole) + .microseconds(micros)
+    return time <= longestTime ? time : nil
 }

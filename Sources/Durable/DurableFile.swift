@@ -10,6 +10,8 @@ public struct FileError: Error, Equatable, CustomStringConvertible {
         case notRegularFile
         case unreadable(errno: Int32)
         case unwritable(errno: Int32)
+        /// Larger than the reader takes (`limit` bytes).
+        case tooLarge(limit: Int)
     }
 
     public let path: String
@@ -28,6 +30,8 @@ public struct FileError: Error, Equatable, CustomStringConvertible {
         case .unreadable(let code): return "\(path): cannot be read (\(errnoDescription(code))). Check its permissions."
         case .unwritable(let code):
             return "\(path): cannot be written (\(errnoDescription(code))). Check the folder exists and is writable."
+        case .tooLarge(let limit):
+            return "\(path): larger than the \(limit / (1 << 20)) MiB this reads. Give the file it expects."
         }
     }
 }
@@ -40,9 +44,11 @@ public func errnoDescription(_ code: Int32) -> String {
 
 /// Reading whole files, and writing them so that a crash leaves the old file or the whole new one.
 public enum DurableFile {
-    /// The whole regular file at `path`.
-    public static func read(_ path: String) throws(FileError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+    /// The whole regular file at `path`, or its first `prefix` bytes; a file larger than `limit`
+    /// is refused before it is read. A FIFO, a device or a socket is refused without waiting on it.
+    public static func read(_ path: String, prefix: Int? = nil, limit: Int = .max) throws(FileError) -> [UInt8] {
+        // O_NONBLOCK: opening a FIFO with no writer would otherwise wait for ever.
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         if fd < 0 {
             let code = errno
             switch code {
@@ -59,16 +65,23 @@ public enum DurableFile {
         case S_IFREG: break
         default: throw FileError(path: path, .notRegularFile)
         }
+        let wanted = prefix ?? Int.max
+        if prefix == nil, Int(info.st_size) > limit { throw FileError(path: path, .tooLarge(limit: limit)) }
         var result = [UInt8]()
-        result.reserveCapacity(Int(info.st_size))
+        result.reserveCapacity(min(Int(info.st_size), wanted))
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            switch retryingInterrupts("read", { chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) } }) {
+        while result.count < wanted {
+            let room = min(chunk.count, wanted - result.count)
+            switch retryingInterrupts("read", { chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, room) } }) {
             case .failure(let error): throw FileError(path: path, .unreadable(errno: error.code))
             case .success(0): return result
-            case .success(let n): result.append(contentsOf: chunk[0..<n])
+            case .success(let n):
+                result.append(contentsOf: chunk[0..<n])
+                // A file that grew past the limit while it was read.
+                if result.count > limit { throw FileError(path: path, .tooLarge(limit: limit)) }
             }
         }
+        return result
     }
 
     /// Writes `bytes` to `path` through `path.partial`, flushed to disk and renamed into place, and

@@ -12,6 +12,10 @@ public struct ImageError: Error, Equatable, CustomStringConvertible {
         case corrupt(format: String)
         case unsupportedDepth(Int)
         case cannotWrite(reason: String)
+        /// More pixels than the reader decodes.
+        case tooManyPixels(width: Int, height: Int)
+        /// A file far larger than any camera frame.
+        case tooLarge(limit: Int)
     }
 
     /// The file the error is about.
@@ -44,6 +48,11 @@ public struct ImageError: Error, Equatable, CustomStringConvertible {
             return "\(path): \(depth)-bit pixels cannot be turned into gray. Save it as 8-bit gray or RGB."
         case .cannotWrite(let reason):
             return "\(path): cannot write the image (\(reason)). Check the folder exists and is writable."
+        case .tooManyPixels(let width, let height):
+            return
+                "\(path): \(width)x\(height) is more than the \(ImageFile.mostPixels / 1_000_000) million pixels this reads. Give a camera frame, or scale it down."
+        case .tooLarge(let limit):
+            return "\(path): larger than the \(limit / (1 << 20)) MiB an image may be here. Give a camera frame."
         }
     }
 }

@@ -28,10 +28,56 @@ public enum ImageFile {
         }
     }
 
-    /// Loads the image at `path` as a gray frame; colour is converted to luminance.
+    /// The most pixels an image may have: 40 million (a 4K frame has 8.3 million). Checked from
+    /// the header before anything is decoded.
+    public static let mostPixels = 40_000_000
+    /// The largest image file read: 64 MiB.
+    public static let largestFile = 64 << 20
+
+    /// Loads the image at `path` as a gray frame; colour is converted to luminance. The first
+    /// bytes are checked before the rest is read: a file that is not an image is not read whole.
     public static func load(_ path: String) throws(ImageError) -> Frame {
+        let head = try readFile(path, prefix: 64)
+        if head.isEmpty { throw ImageError(path: path, .empty) }
+        guard Format(magic: Array(head.prefix(8))) != nil else { throw ImageError(path: path, .notAnImage) }
         let data = try readFile(path)
         return try decode(data, path: path)
+    }
+
+    /// The width and height an image's header declares, where it is quick to find (PNG's IHDR,
+    /// a JPEG's frame header, a PNM's first line); nil when it is not.
+    static func declaredSize(_ data: [UInt8], _ format: Format) -> (width: Int, height: Int)? {
+        func be(_ at: Int, _ count: Int) -> Int? {
+            guard at + count <= data.count else { return nil }
+            return data[at..<at + count].reduce(0) { $0 << 8 | Int($1) }
+        }
+        switch format {
+        case .png:
+            guard let w = be(16, 4), let h = be(20, 4) else { return nil }
+            return (w, h)
+        case .jpeg:
+            var i = 2
+            while i + 9 < data.count {
+                guard data[i] == 0xFF else { return nil }
+                let marker = data[i + 1]
+                if marker == 0xD8 || marker == 0x01 || (0xD0...0xD7).contains(marker) || marker == 0xFF {
+                    i += marker == 0xFF ? 1 : 2
+                    continue
+                }
+                guard let length = be(i + 2, 2) else { return nil }
+                if (0xC0...0xCF).contains(marker), ![0xC4, 0xC8, 0xCC].contains(marker) {
+                    guard let h = be(i + 5, 2), let w = be(i + 7, 2) else { return nil }
+                    return (w, h)
+                }
+                i += 2 + length
+            }
+            return nil
+        case .pnm:
+            let text = String(decoding: data.prefix(64), as: UTF8.self)
+            let words = text.split(whereSeparator: { $0.isWhitespace }).prefix(3)
+            guard words.count == 3, let w = Int(words[words.startIndex + 1]), let h = Int(words[words.startIndex + 2]) else { return nil }
+            return (w, h)
+        }
     }
 
     /// Decodes image bytes (PNG, JPEG or PNM) to a gray frame; `path` names them in errors.
@@ -48,6 +94,10 @@ public enum ImageFile {
         // first turns nearly every damaged PNG into our own one-line error instead.
         if format == .png, !PNGStructure.isIntact(data) {
             throw ImageError(path: path, .corrupt(format: format.rawValue))
+        }
+        // A small file can declare a huge picture: refuse it before the decoder allocates for it.
+        if let size = declaredSize(data, format), size.width > 0, size.height > 0, size.width * size.height > mostPixels {
+            throw ImageError(path: path, .tooManyPixels(width: size.width, height: size.height))
         }
         let decoded = data.withUnsafeBufferPointer { PixHandle(pixReadMem($0.baseAddress, $0.count)) }
         guard let pix = decoded else { throw ImageError(path: path, .corrupt(format: format.rawValue)) }
@@ -93,15 +143,16 @@ public enum ImageFile {
     }
 
     /// The whole file at `path`, with an error naming it when it is missing, a folder, or unreadable.
-    public static func readFile(_ path: String) throws(ImageError) -> [UInt8] {
+    public static func readFile(_ path: String, prefix: Int? = nil) throws(ImageError) -> [UInt8] {
         do throws(FileError) {
-            return try DurableFile.read(path)
+            return try DurableFile.read(path, prefix: prefix, limit: largestFile)
         } catch {
             switch error.kind {
             case .missing: throw ImageError(path: path, .missing)
             case .isDirectory: throw ImageError(path: path, .isDirectory)
             case .notRegularFile: throw ImageError(path: path, .notRegularFile)
             case .unreadable(let code), .unwritable(let code): throw ImageError(path: path, .unreadable(errno: code))
+            case .tooLarge(let limit): throw ImageError(path: path, .tooLarge(limit: limit))
             }
         }
     }

@@ -33,17 +33,29 @@ public final class Register: @unchecked Sendable {
         public var missingFiles: [String] = []
     }
 
-    /// Opens the register at `path`, creating it (and its photo folder) when there is no file.
+    /// Opens the register at `path`, creating it (and its photo folder) when there is no file and
+    /// `create` allows it; otherwise a missing file is an error, never a new empty register.
     ///
-    /// A file that is not SQLite, is damaged, or was written by a newer schema is refused and
-    /// left exactly as it was. Another program's lock is waited on for `busyTimeout` ms.
-    /// With `readOnly`, nothing is created, migrated, reconciled or written: for looking inside.
-    public init(path: String, busyTimeout: Int = 2000, readOnly: Bool = false) throws(RegisterError) {
+    /// A file that is not SQLite, is another application's SQLite database, is damaged, or was
+    /// written by a newer schema is refused and left exactly as it was. Another program's lock is
+    /// waited on for `busyTimeout` ms. With `readOnly`, nothing is created, migrated, reconciled
+    /// or written: for looking inside. A new register file is readable by its owner only: it
+    /// holds the tag key and the phone's certificate key.
+    public init(path: String, busyTimeout: Int = 2000, readOnly: Bool = false, create: Bool = true) throws(RegisterError) {
         self.path = path
         self.busyTimeout = busyTimeout
         photosFolder = path + "-photos"
+        guard !path.isEmpty else { throw RegisterError(path, .cannotOpen(detail: "an empty path")) }
         try Register.checkHeader(path)
-        if readOnly, !FileManager.default.fileExists(atPath: path) { throw RegisterError(path, .cannotOpen(detail: "no such file")) }
+        let exists = FileManager.default.fileExists(atPath: path)
+        if readOnly || !create, !exists {
+            throw RegisterError(path, .cannotOpen(detail: "no such register (create one with `fieldrig register PATH create`)"))
+        }
+        if !exists {
+            // Owner-only from its first byte: SQLite would create it readable by everyone.
+            let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            if fd >= 0 { close(fd) }
+        }
         do throws(SQLiteFailure) {
             db = try SQLiteConnection(path: path, create: !readOnly, readOnly: readOnly)
         } catch {
@@ -57,6 +69,12 @@ public final class Register: @unchecked Sendable {
             let version = try db.query("PRAGMA user_version").first?.int("user_version") ?? 0
             let check = try db.query("PRAGMA quick_check").first?.text("quick_check") ?? "ok"
             guard check == "ok" else { throw RegisterError(path, .corrupt(detail: check)) }
+            // A database with tables but no register schema is another application's: refused
+            // before anything (WAL mode, a table, a photo folder) is written to or beside it.
+            if version == 0, let tables = try db.query("SELECT count(*) AS n FROM sqlite_master").first?.int("n"), tables > 0 {
+                throw RegisterError(
+                    path, .cannotOpen(detail: "another application's SQLite database, not a register; it was left as it was"))
+            }
             return version
         }
         let version = try Register.translating(path, waited: busyTimeout, otherwise: opening, readVersion)
@@ -218,6 +236,11 @@ public final class Register: @unchecked Sendable {
     // MARK: - Integrity
 
     /// SQLite's full integrity check: "ok", or what is wrong.
+    /// Writes everything in the write-ahead log into the file itself.
+    public func checkpoint() throws(RegisterError) {
+        try locked { _ = try db.query("PRAGMA wal_checkpoint(TRUNCATE)") }
+    }
+
     public func integrityCheck() throws(RegisterError) -> String {
         try locked { try db.query("PRAGMA integrity_check").map { $0.text("integrity_check") }.joined(separator: "; ") }
     }

@@ -1,3 +1,6 @@
+import Durable
+import Foundation
+
 /// A register's starting contents, as Swift values (for tests and scenarios): built in one call.
 public struct RegisterSeed: Sendable {
     public var registerID: String
@@ -96,6 +99,37 @@ extension Register {
                     try db.query("INSERT INTO walk_round(asset_id, reason, position) VALUES (?, ?, ?)", [id, item.reason, position + 1])
                 }
             }
+        }
+    }
+}
+
+extension Register {
+    /// Makes a new register at `path`, seeded, all or nothing: it is built beside the path and
+    /// renamed into place only once complete, so a full disk or a crash leaves no half-made file
+    /// in the way of a retry.
+    public static func create(at path: String, seed: RegisterSeed?, at time: Timestamp) throws(RegisterError) {
+        let building = path + ".creating"
+        func clean() {
+            for suffix in ["", "-wal", "-shm", "-journal"] { unlink(building + suffix) }
+            try? FileManager.default.removeItem(atPath: building + "-photos")
+        }
+        clean()
+        do throws(RegisterError) {
+            // Closed at the end of this block: the file is whole and checkpointed before the rename.
+            do {
+                let register = try Register(path: building)
+                if let seed { try register.apply(seed, at: time) }
+                try register.checkpoint()
+            }
+            guard rename(building, path) == 0 else {
+                throw RegisterError(path, .storage(detail: "cannot put the new register in place (\(errnoDescription(errno)))"))
+            }
+            clean()
+            // Its photo folder, beside it.
+            _ = try Register(path: path)
+        } catch {
+            clean()
+            throw error
         }
     }
 }

@@ -1,3 +1,4 @@
+import Durable
 import Foundation
 
 /// A subcommand of `fieldrig`: its name, its help, its options declared once, and what it does.
@@ -183,14 +184,46 @@ struct CommandFailure: Error, CustomStringConvertible {
     var description: String { message }
 }
 
-/// Writes a line to standard error.
+/// Writes a line to standard error; when even that fails there is nobody left to tell.
 func printError(_ line: String) {
-    FileHandle.standardError.write(Data((line + "\n").utf8))
+    _ = writeAll(2, Array((terminalSafe(line) + "\n").utf8))
 }
 
-/// Writes to standard output at once, so lines interleave correctly with standard error.
+/// The text with every control character but line breaks and tabs shown escaped (`\u{1B}`): what
+/// a camera read, a file's name or a peer's words must not drive the terminal it is printed on.
+func terminalSafe(_ text: String) -> String {
+    var out = String.UnicodeScalarView()
+    for scalar in text.unicodeScalars {
+        let v = scalar.value
+        if (v < 0x20 && scalar != "\n" && scalar != "\t") || (0x7F...0x9F).contains(v) || v == 0x2028 || v == 0x2029 {
+            out.append(contentsOf: "\\u{\(String(v, radix: 16, uppercase: true))}".unicodeScalars)
+        } else {
+            out.append(scalar)
+        }
+    }
+    return String(out)
+}
+
+/// Writes to standard output at once, so lines interleave correctly with standard error. When
+/// standard output cannot be written (a full disk, a closed pipe, a reader that went away), the
+/// tool says so once on standard error and ends with exit code 1: never a crash, never a signal.
 func emit(_ line: String) {
-    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    if let error = writeAll(1, Array((terminalSafe(line) + "\n").utf8)) {
+        printError("fieldrig: cannot write to standard output (\(error.description)); stopping")
+        exit(ExitCode.failure)
+    }
+}
+
+/// Writes every byte to `fd`, again where interrupted; the failure, if any.
+func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> SystemError? {
+    var offset = 0
+    while offset < bytes.count {
+        switch retryingInterrupts("write", { bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) } }) {
+        case .success(let n): offset += n
+        case .failure(let error): return error
+        }
+    }
+    return nil
 }
 
 /// How many things run side by side unless told otherwise: one a core.

@@ -64,7 +64,7 @@ enum LiveCommand: Command {
             path = temporary! + "/register.sqlite"
         }
         defer { if let temporary { try? FileManager.default.removeItem(atPath: temporary) } }
-        let register = try Register(path: path)
+        let register = try Register(path: path, create: temporary != nil)
         if temporary != nil { try register.apply(.demo, at: RegisterCommand.now()) }
         let virtual = options.has(.virtual)
         let clock: any SessionClock = virtual ? VirtualClock() : RealClock()

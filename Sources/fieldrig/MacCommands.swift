@@ -199,7 +199,7 @@ enum PairCommand: Command {
         guard let code = PairingCode.prove(options.positional[0]) else {
             throw CommandFailure("that is not a Mac's pairing code, or it was altered: check you copied all of it")
         }
-        let register = try Register(path: path)
+        let register = try Register(path: path, create: false)
         let identity = try PhoneIdentity.of(register)
         let client = PinnedClient(address: code.address, pin: code.fingerprint, identity: identity, expectedKey: code.publicKey)
         let driver = PairingDriver(
@@ -265,7 +265,7 @@ enum HandoverCommand: Command {
 
     static func run(_ options: Parsed<Option>) throws -> Int32 {
         guard let path = options.value(.register), options.positional.isEmpty else { throw UsageError("give --register PATH") }
-        let register = try Register(path: path)
+        let register = try Register(path: path, create: false)
         let pairing = try register.pairing()
         var connection: (any MacConnection)? = nil
         var reachable = false

@@ -78,6 +78,9 @@ enum ReadCommand: Command {
         guard !files.isEmpty else { throw UsageError("name at least one image file") }
         let annotate = options.value(.annotate)
         if annotate != nil, files.count != 1 { throw UsageError("--annotate draws one image: name exactly one FILE") }
+        if let annotate, let input = files.first, sameFile(annotate, input) {
+            throw UsageError("--annotate \(annotate) is the image being read: name another file to draw on, so the image is kept")
+        }
         let jobs = options.integer(.jobs)
         let json = options.has(.json)
 
@@ -164,4 +167,12 @@ enum ReadCommand: Command {
         case .text(let line): return Mark(box: reading.box, caption: "\(line): \(reading.value)", colour: .blue)
         }
     }
+}
+
+/// Whether two paths name the same file (the same path, or the same file through a link).
+func sameFile(_ a: String, _ b: String) -> Bool {
+    if (a as NSString).standardizingPath == (b as NSString).standardizingPath { return true }
+    var x = stat()
+    var y = stat()
+    return stat(a, &x) == 0 && stat(b, &y) == 0 && x.st_dev == y.st_dev && x.st_ino == y.st_ino
 }

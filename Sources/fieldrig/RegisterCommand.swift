@@ -45,20 +45,14 @@ enum RegisterCommand: Command {
         let sub = options.positional[1]
         let rest = Array(options.positional.dropFirst(2))
         let json = options.has(.json)
-        func open(readOnly: Bool) throws -> Register {
-            do throws(RegisterError) {
-                return try Register(path: path, readOnly: readOnly)
-            } catch {
-                throw CommandFailure(error.description)
-            }
-        }
+        func open(readOnly: Bool) throws -> Register { try Register(path: path, readOnly: readOnly, create: false) }
         switch (sub, rest.count) {
         case ("create", 0):
             guard !FileManager.default.fileExists(atPath: path) else {
                 throw CommandFailure("\(path): already exists; a new register needs a new path")
             }
-            let register = try open(readOnly: false)
-            if options.has(.demo) { try register.apply(.demo, at: now()) }
+            try Register.create(at: path, seed: options.has(.demo) ? .demo : nil, at: now())
+            let register = try open(readOnly: true)
             emit(
                 "Created \(path)"
                     + (options.has(.demo)
@@ -129,7 +123,11 @@ enum RegisterCommand: Command {
             try RegisterChurn.run(path: path, seed: UInt64(options.integer(.seed)), operations: options.integer(.ops), say: emit)
             return ExitCode.success
         default:
-            throw UsageError("unknown subcommand '\(([sub] + rest).joined(separator: " "))'")
+            let takesTag = ["history", "verify"]
+            let takesNothing = ["create", "assets", "walk-round", "counts"]
+            if takesTag.contains(sub) { throw UsageError("'\(sub)' takes one TAG: fieldrig register PATH \(sub) TAG") }
+            if takesNothing.contains(sub) { throw UsageError("'\(sub)' takes nothing after it") }
+            throw UsageError("unknown subcommand '\(sub)': use create, assets, walk-round, history TAG, counts or verify TAG")
         }
         return ExitCode.success
     }

@@ -37,6 +37,8 @@ func unblockSignals() {
 
 @MainActor func main() -> Int32 {
     unblockSignals()
+    // A reader that goes away (`| head`) is a write error to report, not a signal to die of.
+    signal(SIGPIPE, SIG_IGN)
     let arguments = Array(CommandLine.arguments.dropFirst())
     if arguments.isEmpty || ["-h", "--help", "help"].contains(arguments[0]) {
         emit(overview)

@@ -38,6 +38,15 @@ struct FrameSequenceTests {
             ("fps 0\nhold a.png 1", "sequence:1: 'fps' takes"),
             ("end sometimes", "sequence:1: 'end' takes 'stop' or 'loop'"),
             ("# nothing here\n", "lists no frames"),
+            // Digits Swift calls numbers but are not times here, and times past any bound.
+            ("frame 0.½ a.png", "sequence:1: '0.½' is not a time"),
+            ("frame ٣ a.png", "sequence:1: '٣' is not a time"),
+            ("frame 10000000000000 a.png", "is not a time in seconds from 0 to 86400"),
+            ("gap 9223372036854775807", "is not a time"),
+            ("hold a.png 1e18", "is not a time"),
+            ("hold a.png 86400", "more than 120000 frames"),
+            ("hold a.png 3000\nhold a.png 3000", "sequence:2: the sequence would list more than"),
+            ("gap 86400\ngap 1", "sequence:2: the sequence would last more than a day"),
         ])
     func bad(description: String, message: String) throws {
         let folder = try makeSequence(description)
@@ -46,6 +55,22 @@ struct FrameSequenceTests {
             _ = try FrameSequence(folder: folder)
         } throws: { error in
             String(describing: error).contains(message) && String(describing: error).hasPrefix(folder)
+        }
+    }
+
+    @Test("a sequence saved with CRLF line ends reads as the same sequence")
+    func crlf() throws {
+        let folder = try makeSequence("fps 10\r\nframe 0 a.png\r\nhold b.png 0.2\r\nend loop\r\n")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let sequence = try FrameSequence(folder: folder)
+        #expect(sequence.entries.map(\.file) == ["a.png", "b.png", "b.png"] && sequence.ending == .loop)
+    }
+
+    @Test("fault strings refuse what is not a time or a frame, without crashing")
+    func faults() {
+        for text in ["busy@0.½", "busy@٣", "busy#٣", "busy#99999999999999999999", "busy@1e9", "busy@100000", "stopped~0.½", "busy@"] {
+            var script = FaultScript()
+            #expect(throws: SequenceError.self, "\(text)") { try script.add(parsing: text) }
         }
     }
 

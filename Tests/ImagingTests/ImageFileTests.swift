@@ -138,3 +138,54 @@ struct UprightFrameTests {
         #expect(mapped.x == 50 && mapped.y == 20)
     }
 }
+
+@Suite("Image files from a careless or hostile hand")
+struct HostileImageTests {
+    func scratch() -> String {
+        let folder = NSTemporaryDirectory() + "fieldrig-hostile-\(getpid())-\(UUID().uuidString.prefix(8))"
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    @Test("a FIFO is refused at once, not waited on for ever")
+    func fifo() throws {
+        let folder = scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        #expect(mkfifo("\(folder)/f", 0o600) == 0)
+        #expect(throws: ImageError(path: "\(folder)/f", .notRegularFile)) { try ImageFile.load("\(folder)/f") }
+    }
+
+    @Test("a small PNG declaring 40000x40000 pixels is refused before it is decoded")
+    func declaredHuge() throws {
+        let folder = scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+            let body = Array(type.utf8) + data
+            let n = UInt32(data.count)
+            let crc = PNGStructure.crc32(body)
+            return [UInt8(n >> 24), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF)] + body
+                + [UInt8(crc >> 24), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc & 0xFF)]
+        }
+        let side: [UInt8] = [0, 0, 0x9C, 0x40]  // 40000
+        let png =
+            [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", side + side + [8, 0, 0, 0, 0]) + chunk("IDAT", [])
+            + chunk("IEND", [])
+        FileManager.default.createFile(atPath: "\(folder)/huge.png", contents: Data(png))
+        #expect(throws: ImageError(path: "\(folder)/huge.png", .tooManyPixels(width: 40000, height: 40000))) {
+            try ImageFile.load("\(folder)/huge.png")
+        }
+    }
+
+    @Test("a large file that is not an image is refused from its first bytes; an image file over 64 MiB is refused unread")
+    func largeFiles() throws {
+        let folder = scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        FileManager.default.createFile(atPath: "\(folder)/zeros.bin", contents: Data(count: 1 << 20))
+        #expect(throws: ImageError(path: "\(folder)/zeros.bin", .notAnImage)) { try ImageFile.load("\(folder)/zeros.bin") }
+        // A sparse file: 65 MiB long, with a PNG signature in front.
+        let path = "\(folder)/long.png"
+        FileManager.default.createFile(atPath: path, contents: Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
+        #expect(truncate(path, off_t(65 << 20)) == 0)
+        #expect(throws: ImageError(path: path, .tooLarge(limit: ImageFile.largestFile))) { try ImageFile.load(path) }
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+
+@testable import fieldrig
+
+@Suite("The tool against careless and hostile input")
+struct HostileInputTests {
+    func scratch() -> String {
+        let folder = NSTemporaryDirectory() + "fieldrig-hostile-cli-\(getpid())-\(UUID().uuidString.prefix(8))"
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    @Test("a mistyped register path is an error, never a new empty register that says All sent")
+    func mistypedPath() throws {
+        let folder = scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let verify = try fieldrig("register", "\(folder)/typo.sqlite", "verify", "MF-0004")
+        #expect(verify.status == 1 && verify.stderr.contains("no such register"), "\(verify.stderr)")
+        let queue = try fieldrig("queue", "\(folder)/typo.sqlite", "--json")
+        #expect(queue.status == 1 && queue.stderr.contains("no such register"), "\(queue.stderr)")
+        let noTag = try fieldrig("register", "\(folder)/typo.sqlite", "verify")
+        #expect(noTag.status == 2 && noTag.stderr.contains("'verify' takes one TAG"), "\(noTag.stderr)")
+        let handover = try fieldrig("handover", "--register", "\(folder)/typo.sqlite")
+        #expect(handover.status == 1 && handover.stderr.contains("no such register"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty)
+    }
+
+    @Test("another application's SQLite file is refused byte for byte, with nothing made beside it")
+    func foreignDatabase() throws {
+        let folder = scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = "\(folder)/notes.db"
+        let made = try fieldrig("register", "\(folder)/r.sqlite", "create")
+        #expect(made.status == 0)
+        // Any SQLite file with a table of its own: a copy of a register whose user_version is reset.
+        let sqlite = Process()
+        sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        sqlite.arguments = [
+            "python3", "-c", "import sqlite3; c = sqlite3.connect('\(path)'); c.execute('create table notes(x)'); c.commit()",
+        ]
+        try sqlite.run()
+        sqlite.waitUntilExit()
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let run = try fieldrig("register", path, "verify", "MF-0004")
+        #expect(run.status == 1 && run.stderr.contains("another application's SQLite database"), "\(run.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+        #expect(!FileManager.default.fileExists(atPath: path + "-photos") && !FileManager.default.fileExists(atPath: path + "-wal"))
+    }
+
+    @Test("a new register is owner-only, made whole or not at all")
+    func created() throws {
+        let folder = scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        #expect(try fieldrig("register", "\(folder)/r.sqlite", "create", "--demo").status == 0)
+        var info = stat()
+        #expect(stat("\(folder)/r.sqlite", &info) == 0 && info.st_mode & 0o777 == 0o600)
+        #expect(!FileManager.default.fileExists(atPath: "\(folder)/r.sqlite.creating"))
+        #expect(try fieldrig("register", "\(folder)/r.sqlite", "create").status == 1)
+    }
+
+    @Test("standard output that cannot be written ends the tool with one line and exit 1, never a crash")
+    func fullOutput() throws {
+        let folder = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+        let process = Process()
+        process.executableURL = folder.appendingPathComponent("fieldrig")
+        process.arguments = ["rules"]
+        process.standardOutput = FileHandle(forWritingAtPath: "/dev/full")
+        let err = Pipe()
+        process.standardError = err
+        process.currentDirectoryURL = URL(fileURLWithPath: root)
+        try process.run()
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit && process.terminationStatus == 1)
+        #expect(stderr.contains("cannot write to standard output") && stderr.contains("No space left on device"), "\(stderr)")
+    }
+
+    @Test("what a camera read is printed with its control characters escaped")
+    func escapes() {
+        #expect(terminalSafe("evil\u{1B}[2J\u{07}text\n") == "evil\\u{1B}[2J\\u{7}text\n")
+        #expect(terminalSafe("Ünïcode and tabs\tstay") == "Ünïcode and tabs\tstay")
+        #expect(terminalSafe("\u{9B}31m") == "\\u{9B}31m")
+    }
+
+    @Test("--annotate onto the image being read is refused, and the image kept")
+    func annotateOverInput() throws {
+        let folder = scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let image = "\(folder)/label.png"
+        try FileManager.default.copyItem(atPath: "\(root)/Devices/labels/dell-latitude.png", toPath: image)
+        let before = try Data(contentsOf: URL(fileURLWithPath: image))
+        let run = try fieldrig("read", "--annotate", "\(folder)/./label.png", image)
+        #expect(run.status == 2 && run.stderr.contains("is the image being read"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: image)) == before)
+    }
+}
