@@ -22,6 +22,10 @@ public final class Register: @unchecked Sendable {
     let db: SQLiteConnection
     let lock = NSLock()
     let busyTimeout: Int
+    /// Whether this register holds the process's claim on its file (see `ProcessLock`).
+    private var holdsLock = false
+
+    deinit { if holdsLock { ProcessLock.release(path + "-lock") } }
 
     /// What opening the register found among the photographs.
     public struct Reconciliation: Sendable, Equatable {
@@ -56,11 +60,18 @@ public final class Register: @unchecked Sendable {
             let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
             if fd >= 0 { close(fd) }
         }
+        if !readOnly {
+            // One process at a time: opening reconciles the photo folder, which must never touch
+            // another live process's half-written or just-renamed photographs.
+            guard ProcessLock.acquire(path + "-lock") else { throw RegisterError(path, .inUse) }
+        }
         do throws(SQLiteFailure) {
             db = try SQLiteConnection(path: path, create: !readOnly, readOnly: readOnly)
         } catch {
+            if !readOnly { ProcessLock.release(path + "-lock") }
             throw RegisterError(path, .cannotOpen(detail: error.message))
         }
+        holdsLock = !readOnly
         db.setBusyTimeout(milliseconds: busyTimeout)
         // Read before anything is written: a newer or damaged file must be left untouched.
         let db = db
@@ -278,4 +289,46 @@ func hexBytes(_ text: String) -> [UInt8] {
         index = next
     }
     return bytes
+}
+
+/// The claim one process holds on a register it writes: a POSIX lock on `PATH-lock`, taken when
+/// the first `Register` for the path opens in this process and given up when the last closes.
+/// Another process that tries is refused at once: a register is used by one process at a time.
+enum ProcessLock {
+    private static let held = Locked([String: (fd: Int32, count: Int)]())
+
+    /// Takes the claim, or counts one more holder in this process; false when another process has it.
+    static func acquire(_ path: String) -> Bool {
+        held.withLock { table in
+            if var entry = table[path] {
+                entry.count += 1
+                table[path] = entry
+                return true
+            }
+            let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+            // A folder where no lock file can be made cannot hold a written register either:
+            // opening goes on and reports what fails there.
+            guard fd >= 0 else { return true }
+            guard lockf(fd, F_TLOCK, 0) == 0 else {
+                close(fd)
+                return false
+            }
+            table[path] = (fd, 1)
+            return true
+        }
+    }
+
+    /// One holder fewer; the claim is given up with the last.
+    static func release(_ path: String) {
+        held.withLock { table in
+            guard var entry = table[path] else { return }
+            entry.count -= 1
+            if entry.count == 0 {
+                close(entry.fd)
+                table[path] = nil
+            } else {
+                table[path] = entry
+            }
+        }
+    }
 }

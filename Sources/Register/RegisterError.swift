@@ -7,6 +7,8 @@ public struct RegisterError: Error, Equatable, CustomStringConvertible {
         case locked(waitedMilliseconds: Int)
         case readOnly
         case cannotOpen(detail: String)
+        /// Another process has the register open for writing.
+        case inUse
         case storage(detail: String)
         case unknownAsset(tag: String)
         case invalid(detail: String)
@@ -37,6 +39,9 @@ public struct RegisterError: Error, Equatable, CustomStringConvertible {
             return "\(path): the register cannot be written (read-only). Check its permissions."
         case .cannotOpen(let detail):
             return "\(path): cannot open the register (\(detail)). Check the path and its folder."
+        case .inUse:
+            return
+                "\(path): another process is using this register (a register is used by one process at a time). Close it there, or wait for it to finish."
         case .storage(let detail):
             return "\(path): \(detail)"
         case .unknownAsset(let tag):

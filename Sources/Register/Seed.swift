@@ -110,7 +110,7 @@ extension Register {
     public static func create(at path: String, seed: RegisterSeed?, at time: Timestamp) throws(RegisterError) {
         let building = path + ".creating"
         func clean() {
-            for suffix in ["", "-wal", "-shm", "-journal"] { unlink(building + suffix) }
+            for suffix in ["", "-wal", "-shm", "-journal", "-lock"] { unlink(building + suffix) }
             try? FileManager.default.removeItem(atPath: building + "-photos")
         }
         clean()

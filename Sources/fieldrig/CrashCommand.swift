@@ -165,10 +165,13 @@ enum CrashQueueCommand: Command {
         let (kills, seed, path) = (harness.kills, harness.seed, harness.path)
         let mac = "\(harness.folder)/mac-photos"
         let start = Timestamp(year: 2026, month: 1, day: 1)
-        let register = try Register(path: path)
-        try register.apply(.demo, at: start)
-        try register.pair(
-            Pairing(macName: "Studio Mac", address: "127.0.0.1:7443", fingerprint: String(repeating: "ab", count: 32), pairedAt: start))
+        do {
+            // Closed before the first child starts: a register is used by one process at a time.
+            let register = try Register(path: path)
+            try register.apply(.demo, at: start)
+            try register.pair(
+                Pairing(macName: "Studio Mac", address: "127.0.0.1:7443", fingerprint: String(repeating: "ab", count: 32), pairedAt: start))
+        }
         var random = SeededRandom(seed: UInt64(seed))
         var checks = QueueCrashCheck(macFolder: mac)
         func check(_ kill: Int, _ body: () throws -> Void) throws {

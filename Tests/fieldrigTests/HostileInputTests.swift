@@ -95,3 +95,45 @@ struct HostileInputTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: image)) == before)
     }
 }
+
+@Suite("Two processes and one register", .serialized)
+struct TwoProcessTests {
+    @Test("while one process writes a register, another that would write is refused; nothing the writer reported is lost")
+    func oneWriterAtATime() throws {
+        let folder = NSTemporaryDirectory() + "fieldrig-two-\(getpid())-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = "\(folder)/r.sqlite"
+        #expect(try fieldrig("register", path, "create", "--demo").status == 0)
+        let binary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+            .appendingPathComponent("fieldrig")
+        let writer = Process()
+        writer.executableURL = binary
+        writer.arguments = ["register", path, "churn", "--seed", "5", "--ops", "1000000"]
+        let out = Pipe()
+        writer.standardOutput = out
+        writer.standardError = FileHandle.nullDevice
+        try writer.run()
+        let lines = LineReader(out.fileHandleForReading)
+        var reported: [String] = []
+        // Wait for the writer to have written something: it holds the register from then on.
+        while reported.count < 3, let line = lines.next() { reported.append(line) }
+        for _ in 0..<3 {
+            let other = try fieldrig("register", path, "verify", "MF-0004")
+            #expect(other.status == 1 && other.stderr.contains("another process is using this register"), "\(other.stderr)")
+        }
+        // A reader looks in without writing, and is let in.
+        #expect(try fieldrig("register", path, "counts").status == 0)
+        kill(writer.processIdentifier, SIGKILL)
+        writer.waitUntilExit()
+        while let line = lines.next() { reported.append(line) }
+        // With the writer gone the register opens, and every capture it reported is whole.
+        let checked = try fieldrig("register", path, "verify", "MF-0004")
+        #expect(checked.status == 0, "\(checked.stderr)")
+        let files = Set(try FileManager.default.contentsOfDirectory(atPath: path + "-photos"))
+        for line in reported where line.hasPrefix("capture ") {
+            let file = String(line.split(separator: " ")[2])
+            #expect(files.contains(file), "\(file) was reported kept and is gone")
+        }
+    }
+}
