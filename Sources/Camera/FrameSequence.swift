@@ -1,3 +1,4 @@
+import Durable
 import Foundation
 import Imaging
 
@@ -42,7 +43,13 @@ public struct FrameSequence: Sendable, Equatable {
     /// Reads the sequence in `folder`, checking every line and that every frame file exists.
     public init(folder: String) throws(SequenceError) {
         let path = "\(folder)/\(Self.descriptionName)"
-        guard let data = FileManager.default.contents(atPath: path) else {
+        let data: [UInt8]
+        do throws(FileError) {
+            // A description is a few kilobytes; a megabyte is plenty.
+            data = try DurableFile.read(path, limit: 1 << 20)
+        } catch {
+            // Missing only when it really is: unreadable, a loop of links or a FIFO say so.
+            if case .missing = error.kind {} else { throw SequenceError(error.description) }
             var isFolder: ObjCBool = false
             if !FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) {
                 throw SequenceError("\(folder): no such folder. Give a sequence folder from Devices/ or one 'fieldrig record' made.")
@@ -127,8 +134,16 @@ public struct FrameSequence: Sendable, Equatable {
         var checked = Set<String>()
         for entry in entries where checked.insert(entry.file).inserted {
             let file = Self.resolve(entry.file, in: folder)
-            guard FileManager.default.fileExists(atPath: file) else {
-                throw SequenceError("\(path):\(entry.line): frame file \(file) is missing. Restore it or remove the line.")
+            var info = stat()
+            if stat(file, &info) != 0 {
+                let code = errno
+                if code == ENOENT || code == ENOTDIR {
+                    throw SequenceError("\(path):\(entry.line): frame file \(file) is missing. Restore it or remove the line.")
+                }
+                throw SequenceError("\(path):\(entry.line): frame file \(file) cannot be reached (\(errnoDescription(code))).")
+            }
+            guard info.st_mode & S_IFMT == S_IFREG else {
+                throw SequenceError("\(path):\(entry.line): frame file \(file) is not a regular file. Give an image file.")
             }
         }
         self.entries = entries

@@ -179,9 +179,10 @@ public final class PinnedClient {
         }
         SSL_set_fd(ssl, fd)
         guard SSL_connect(ssl) == 1 else {
+            let detail = opensslError() ?? "the peer closed the connection"
             SSL_free(ssl)
             close(fd)
-            throw LinkError(.unreachable)
+            throw LinkError(.handshakeFailed(detail))
         }
         return (ssl, fd)
     }
@@ -380,3 +381,13 @@ public final class InProcessLink: MacConnection {
 /// A peer that hangs up mid-write must be an error, not SIGPIPE ending the process.
 private let brokenPipesIgnored: Void = { signal(SIGPIPE, SIG_IGN) }()
 func ignoreBrokenPipes() { brokenPipesIgnored }
+
+/// OpenSSL's reason for the last failure on this thread, if it queued one.
+func opensslError() -> String? {
+    let code = ERR_get_error()
+    guard code != 0 else { return nil }
+    var buffer = [CChar](repeating: 0, count: 256)
+    ERR_error_string_n(code, &buffer, buffer.count)
+    ERR_clear_error()
+    return String(cString: buffer)
+}

@@ -13,6 +13,8 @@ public struct LinkError: Error, Equatable, CustomStringConvertible {
         case notThePairedMac(presented: String)
         case protocolError(String)
         case identity(String)
+        /// Something answered at the address, but the TLS handshake failed.
+        case handshakeFailed(String)
     }
 
     public let kind: Kind
@@ -26,6 +28,9 @@ public struct LinkError: Error, Equatable, CustomStringConvertible {
                 "this is not the paired Mac: it presented a certificate with fingerprint \(presented.prefix(16))…, not the one pinned at pairing. Nothing was sent."
         case .protocolError(let detail): return "the Mac's answer made no sense (\(detail))"
         case .identity(let detail): return "the certificate could not be made or read (\(detail))"
+        case .handshakeFailed(let detail):
+            return
+                "something answered at the Mac's address, but the secure connection failed (\(detail)): another program may be listening there, or a Mac that speaks another TLS version"
         }
     }
 }

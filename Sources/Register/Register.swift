@@ -134,7 +134,7 @@ public final class Register: @unchecked Sendable {
         if failure.isBusy { return RegisterError(path, .locked(waitedMilliseconds: waited)) }
         if failure.isCorrupt { return RegisterError(path, .corrupt(detail: failure.message)) }
         if failure.isReadOnly { return RegisterError(path, .readOnly) }
-        if failure.isFull { return RegisterError(path, .storage(detail: "the disk is full (\(failure.message))")) }
+        if failure.isFull { return RegisterError(path, .storage(detail: "the disk is full: free some space and try again")) }
         return RegisterError(path, .cannotOpen(detail: failure.description))
     }
 

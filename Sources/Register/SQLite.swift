@@ -1,9 +1,12 @@
 import CSQLite
+import Foundation
 
 /// A failure from SQLite, with its result code and message.
 struct SQLiteFailure: Error, CustomStringConvertible {
     let code: Int32
     let message: String
+    /// The operating system's errno behind an I/O failure, when SQLite kept it (0 otherwise).
+    var systemErrno: Int32 = 0
 
     var description: String { "\(message) (SQLite code \(code))" }
 
@@ -12,7 +15,9 @@ struct SQLiteFailure: Error, CustomStringConvertible {
     var isBusy: Bool { primary == SQLITE_BUSY || primary == SQLITE_LOCKED }
     var isCorrupt: Bool { primary == SQLITE_CORRUPT || primary == SQLITE_NOTADB }
     var isReadOnly: Bool { primary == SQLITE_READONLY }
-    var isFull: Bool { primary == SQLITE_FULL }
+    /// Out of room: SQLite's own "full", or an I/O failure whose errno says the disk is full
+    /// (SQLite reports a full disk met while growing its shared memory file as "disk I/O error").
+    var isFull: Bool { primary == SQLITE_FULL || (primary == SQLITE_IOERR && (systemErrno == ENOSPC || systemErrno == EDQUOT)) }
 }
 
 /// A value bound to, or read from, an SQL statement.
@@ -82,7 +87,7 @@ final class SQLiteConnection {
     }
 
     private func failure(_ status: Int32) -> SQLiteFailure {
-        SQLiteFailure(code: status, message: String(cString: sqlite3_errmsg(handle)))
+        SQLiteFailure(code: status, message: String(cString: sqlite3_errmsg(handle)), systemErrno: sqlite3_system_errno(handle))
     }
 
     /// Runs SQL with no parameters and no result (several statements allowed).
@@ -92,7 +97,7 @@ final class SQLiteConnection {
         if status != SQLITE_OK {
             let message = error.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
             sqlite3_free(error)
-            throw SQLiteFailure(code: status, message: message)
+            throw SQLiteFailure(code: status, message: message, systemErrno: sqlite3_system_errno(handle))
         }
     }
 

@@ -173,3 +173,30 @@ struct FileSequenceCameraTests {
         #expect(camera.nextEvent(before: .seconds(60)) != nil)
     }
 }
+
+@Suite("Sequences that cannot be reached are told apart from missing ones")
+struct UnreachableSequenceTests {
+    @Test("a loop of links, as the description or as a frame, is named as what it is")
+    func loops() throws {
+        let folder = temporaryFolder("loops")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        symlink("\(folder)/b", "\(folder)/a")
+        symlink("\(folder)/a", "\(folder)/b")
+        try "hold a 0.1\n".write(toFile: "\(folder)/sequence", atomically: true, encoding: .utf8)
+        do {
+            _ = try FrameSequence(folder: folder)
+            Issue.record("a looping frame was accepted")
+        } catch {
+            #expect(error.message.contains("cannot be reached (Too many levels of symbolic links)"), "\(error)")
+        }
+        let other = temporaryFolder("loops2")
+        defer { try? FileManager.default.removeItem(atPath: other) }
+        symlink("\(other)/sequence", "\(other)/sequence")
+        do {
+            _ = try FrameSequence(folder: other)
+            Issue.record("a looping description was accepted")
+        } catch {
+            #expect(error.message.contains("Too many levels of symbolic links") && !error.message.contains("missing"), "\(error)")
+        }
+    }
+}

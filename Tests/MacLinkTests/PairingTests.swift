@@ -227,4 +227,36 @@ struct ServerTests {
         #expect(throws: LinkError.self) { try TLSServer(identity: identity, host: "no-such-host.invalid", port: 0) }
         #expect(throws: LinkError.self) { try TLSServer(identity: identity, host: "", port: 0) }
     }
+
+    @Test("something at the address that does not speak our TLS is named as that, not as the Mac being away")
+    func notTLS() throws {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(listener) }
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        inet_pton(AF_INET, "127.0.0.1", &addr.sin_addr)
+        let bound = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        #expect(bound == 0 && listen(listener, 4) == 0)
+        var actual = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &actual) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
+        }
+        let port = UInt16(bigEndian: actual.sin_port)
+        let server = Thread {
+            let client = accept(listener, nil, nil)
+            let reply = Array("HTTP/1.0 400 Bad Request\r\n\r\n".utf8)
+            _ = reply.withUnsafeBytes { write(client, $0.baseAddress, $0.count) }
+            close(client)
+        }
+        server.start()
+        #expect {
+            _ = try PinnedClient(address: "127.0.0.1:\(port)", pin: String(repeating: "ab", count: 32)).request(.hello)
+        } throws: { error in
+            guard case .handshakeFailed? = (error as? LinkError)?.kind else { return false }
+            return "\(error)".contains("the secure connection failed")
+        }
+    }
 }
