@@ -46,6 +46,9 @@ let package = Package(
                 "Reader", "Imaging", "Camera", "Register", "Durable", "Crypto", "Companion", "Shell", "Serials", "MacLink", "ScenarioKit",
                 "Scenarios",
             ]),
+        // Every parser of outside input, as a function of raw bytes, and libFuzzer's driver over them.
+        .target(name: "FuzzTargets", dependencies: ["Camera", "Companion", "Crypto", "Imaging", "MacLink", "Register", "Serials"]),
+        .executableTarget(name: "fieldrig-fuzz", dependencies: ["FuzzTargets"]),
         // A user-space V4L2 device (FUSE) for testing the V4L2 camera without hardware.
         .executableTarget(
             name: "fake-v4l2", path: "Devices/fake-v4l2", exclude: ["README.md"],
@@ -65,6 +68,7 @@ let package = Package(
         .testTarget(
             name: "ShellTests", dependencies: ["Shell", "Companion", "Crypto", "Reader", "Camera", "Register", "Imaging", "MacLink"]),
         .testTarget(name: "fieldrigTests", dependencies: ["fieldrig", "Companion", "MacLink", "Register"]),
+        .testTarget(name: "FuzzTests", dependencies: ["FuzzTargets"]),
         .testTarget(name: "ScenarioTests", dependencies: ["ScenarioKit", "Scenarios", "Companion", "Reader"]),
     ]
 )

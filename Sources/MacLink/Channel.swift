@@ -19,7 +19,7 @@ struct FrameHeader<Message: Codable>: Codable {
 }
 
 /// Framing on a byte stream: 4-byte big-endian header length, the header as JSON, then the body.
-enum Framing {
+public enum Framing {
     static func encode<Message: Codable>(_ message: Message, _ body: [UInt8]) -> [UInt8] {
         let header = Array((try? JSONEncoder().encode(FrameHeader(message: message, body: body.count))) ?? Data())
         let n = UInt32(header.count)
@@ -49,6 +49,20 @@ enum Framing {
             body += try read(min(1 << 20, header.body - body.count))
         }
         return (header.message, body)
+    }
+}
+
+extension Framing {
+    /// One request from bytes as they arrived on the wire: what the Mac's server does with each
+    /// frame, for fuzzing and tests. Throws for anything that is not exactly one frame.
+    public static func request(from bytes: [UInt8]) throws(LinkError) -> Request {
+        var offset = 0
+        let (request, body) = try decode(MacRequest.self) { (n: Int) throws(LinkError) -> [UInt8] in
+            guard n >= 0, offset + n <= bytes.count else { throw LinkError(.protocolError("the frame ends early")) }
+            defer { offset += n }
+            return Array(bytes[offset..<offset + n])
+        }
+        return (request, body)
     }
 }
 
@@ -389,5 +403,5 @@ func opensslError() -> String? {
     var buffer = [CChar](repeating: 0, count: 256)
     ERR_error_string_n(code, &buffer, buffer.count)
     ERR_clear_error()
-    return String(cString: buffer)
+    return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
 }
