@@ -156,3 +156,50 @@ public func retryingInterrupts<T: SignedInteger>(_ call: String, _ body: () -> T
         if code != EINTR { return .failure(SystemError(call, code: code)) }
     }
 }
+
+/// Standard error, kept quiet while a C library that prints its own complaints runs (libpng and
+/// libjpeg write "libpng error: …" and "Corrupt JPEG data: …" before the tool's own one-line
+/// error). One lock covers both: while a library runs, the process's standard error points at
+/// /dev/null, and the tool's own lines wait their turn, so none of them is lost.
+public enum QuietStderr {
+    // nonisolated(unsafe): a mutex made once and only ever used through pthread_mutex_lock.
+    nonisolated(unsafe) private static let mutex: UnsafeMutablePointer<pthread_mutex_t> = {
+        let m = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+        pthread_mutex_init(m, nil)
+        return m
+    }()
+    private static func lock() { pthread_mutex_lock(mutex) }
+    private static func unlock() { pthread_mutex_unlock(mutex) }
+
+    /// Runs `body` with standard error silenced.
+    public static func run<T>(_ body: () throws -> T) rethrows -> T {
+        lock()
+        defer { unlock() }
+        let saved = dup(2)
+        let null = open("/dev/null", O_WRONLY | O_CLOEXEC)
+        if saved >= 0, null >= 0 { dup2(null, 2) }
+        if null >= 0 { close(null) }
+        defer {
+            if saved >= 0 {
+                dup2(saved, 2)
+                close(saved)
+            }
+        }
+        return try body()
+    }
+
+    /// Writes to standard error, never while it is silenced; false when the write failed.
+    @discardableResult
+    public static func write(_ bytes: [UInt8]) -> Bool {
+        lock()
+        defer { unlock() }
+        var offset = 0
+        while offset < bytes.count {
+            switch retryingInterrupts("write", { bytes.withUnsafeBytes { Glibc.write(2, $0.baseAddress! + offset, $0.count - offset) } }) {
+            case .success(let n): offset += n
+            case .failure: return false
+            }
+        }
+        return true
+    }
+}

@@ -99,7 +99,7 @@ public enum ImageFile {
         if let size = declaredSize(data, format), size.width > 0, size.height > 0, size.width * size.height > mostPixels {
             throw ImageError(path: path, .tooManyPixels(width: size.width, height: size.height))
         }
-        let decoded = data.withUnsafeBufferPointer { PixHandle(pixReadMem($0.baseAddress, $0.count)) }
+        let decoded = QuietStderr.run { data.withUnsafeBufferPointer { PixHandle(pixReadMem($0.baseAddress, $0.count)) } }
         guard let pix = decoded else { throw ImageError(path: path, .corrupt(format: format.rawValue)) }
         guard let gray = toGray(pix) else { throw ImageError(path: path, .unsupportedDepth(pix.depth)) }
         return gray.frame()

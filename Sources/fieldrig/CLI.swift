@@ -186,7 +186,7 @@ struct CommandFailure: Error, CustomStringConvertible {
 
 /// Writes a line to standard error; when even that fails there is nobody left to tell.
 func printError(_ line: String) {
-    _ = writeAll(2, Array((terminalSafe(line) + "\n").utf8))
+    QuietStderr.write(Array((terminalSafe(line) + "\n").utf8))
 }
 
 /// The text with every control character but line breaks and tabs shown escaped (`\u{1B}`): what

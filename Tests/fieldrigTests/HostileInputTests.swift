@@ -96,6 +96,41 @@ struct HostileInputTests {
     }
 }
 
+@Suite("One clear line, the true reason")
+struct OneLineTests {
+    @Test("a JPEG with flipped bytes and a PNG with damaged data but good checksums: only the tool's own line, no library's")
+    func libraryNoise() throws {
+        let folder = NSTemporaryDirectory() + "fieldrig-noise-\(getpid())-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var jpeg = [UInt8](try Data(contentsOf: URL(fileURLWithPath: "\(root)/Devices/images/hp-elitebook-half.jpg")))
+        for i in stride(from: 2000, to: 2400, by: 7) { jpeg[i] ^= 0xFF }
+        FileManager.default.createFile(atPath: "\(folder)/flipped.jpg", contents: Data(jpeg))
+        let run = try fieldrig("read", "\(folder)/flipped.jpg", "\(root)/Devices/labels/dell-latitude.png")
+        let lines = run.stderr.split(separator: "\n")
+        #expect(run.status == 1 && lines.count == 1 && lines.allSatisfy { $0.hasPrefix("fieldrig: ") }, "\(run.stderr)")
+        #expect(run.stdout.contains("7XK2M93"))
+    }
+
+    @Test("a tag too long for a QR code, or too many codes for a frame, is one line and exit 1")
+    func tagTooLong() throws {
+        let folder = NSTemporaryDirectory() + "fieldrig-tag-\(getpid())-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let long = String(repeating: "T", count: 5000)
+        let run = try fieldrig(
+            "tag", "make", long, "--register-id", "R", "--key", String(repeating: "ab", count: 16), "--png", "\(folder)/t.png")
+        #expect(run.status == 1 && run.stderr.contains("too long for a QR code"), "\(run.stderr)")
+        let t = String(repeating: "T", count: 600)
+        let many = try fieldrig(
+            "tag", "make", t + "1", t + "2", t + "3", t + "4", t + "5", t + "6", t + "7", t + "8", "--register-id", "R", "--key",
+            String(repeating: "ab", count: 16), "--frame", "\(folder)/f.png")
+        #expect(many.status == 1 && many.stderr.contains("do not fit side by side"), "\(many.stderr)")
+        let wide = try fieldrig("tag", "make", "MF-1", "--register-id", "R", "--key", "ＡＢ" + String(repeating: "ab", count: 16))
+        #expect(wide.status == 2 && wide.stderr.contains("--key takes at least 16 bytes as hex"), "\(wide.stderr)")
+    }
+}
+
 @Suite("Two processes and one register", .serialized)
 struct TwoProcessTests {
     @Test("while one process writes a register, another that would write is refused; nothing the writer reported is lost")
