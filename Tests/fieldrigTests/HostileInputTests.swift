@@ -131,6 +131,19 @@ struct OneLineTests {
     }
 }
 
+@Suite("The simulated Mac's address, exactly as given")
+struct ListenTests {
+    @Test("a port out of range or a host that is not an IPv4 address is a usage error naming what is wrong")
+    func badAddresses() throws {
+        let port = try fieldrig("mac", "--listen", "127.0.0.1:99999")
+        #expect(port.status == 2 && port.stderr.contains("'99999' is not a port"), "\(port.stderr)")
+        let host = try fieldrig("mac", "--listen", "no-such-host.invalid:0")
+        #expect(host.status == 2 && host.stderr.contains("is not an IPv4 address"), "\(host.stderr)")
+        let empty = try fieldrig("mac", "--listen", "127.0.0.1:0", "--state", "")
+        #expect(empty.status == 2 && empty.stderr.contains("--state needs a value, not an empty one"), "\(empty.stderr)")
+    }
+}
+
 @Suite("Two processes and one register", .serialized)
 struct TwoProcessTests {
     @Test("while one process writes a register, another that would write is refused; nothing the writer reported is lost")
