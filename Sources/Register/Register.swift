@@ -60,13 +60,21 @@ public final class Register: @unchecked Sendable {
             let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
             if fd >= 0 { close(fd) }
         }
+        // A folder that cannot be written (a read-only disk): a register there can be looked at,
+        // not changed. SQLite would need to make a shared-memory file beside it even to read, so
+        // it is read as it is on disk, which is whole when no write-ahead log is left beside it.
+        let folder = (path as NSString).deletingLastPathComponent
+        let folderWritable = access(folder.isEmpty ? "." : folder, W_OK) == 0 || (errno != EROFS && errno != EACCES)
+        if !folderWritable && !readOnly { throw RegisterError(path, .readOnly) }
+        var walSize = stat()
+        let immutable = readOnly && !folderWritable && (stat(path + "-wal", &walSize) != 0 || walSize.st_size == 0)
         if !readOnly {
             // One process at a time: opening reconciles the photo folder, which must never touch
             // another live process's half-written or just-renamed photographs.
             guard ProcessLock.acquire(path + "-lock") else { throw RegisterError(path, .inUse) }
         }
         do throws(SQLiteFailure) {
-            db = try SQLiteConnection(path: path, create: !readOnly, readOnly: readOnly)
+            db = try SQLiteConnection(path: path, create: !readOnly, readOnly: readOnly, immutable: immutable)
         } catch {
             if !readOnly { ProcessLock.release(path + "-lock") }
             throw RegisterError(path, .cannotOpen(detail: error.message))

@@ -36,7 +36,8 @@ public struct RegisterError: Error, Equatable, CustomStringConvertible {
         case .locked(let waited):
             return "\(path): locked by another program; waited \(waited) ms. Close the other program and try again."
         case .readOnly:
-            return "\(path): the register cannot be written (read-only). Check its permissions."
+            return
+                "\(path): the register cannot be written here (it, or its folder, is read-only: a read-only disk, or permissions). It can still be looked at; copy it somewhere writable to change it."
         case .cannotOpen(let detail):
             return "\(path): cannot open the register (\(detail)). Check the path and its folder."
         case .inUse:

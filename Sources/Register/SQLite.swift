@@ -62,11 +62,21 @@ final class SQLiteConnection {
     let handle: OpaquePointer
     let path: String
 
-    /// Opens (and with `create`, creates) the database at `path`.
-    init(path: String, create: Bool, readOnly: Bool = false) throws(SQLiteFailure) {
+    /// Opens (and with `create`, creates) the database at `path`. `immutable` reads a file on a
+    /// disk that cannot be written, without the shared-memory file SQLite would make beside it.
+    init(path: String, create: Bool, readOnly: Bool = false, immutable: Bool = false) throws(SQLiteFailure) {
         var db: OpaquePointer?
-        let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0)) | SQLITE_OPEN_NOMUTEX
-        let status = sqlite3_open_v2(path, &db, flags, nil)
+        var flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0)) | SQLITE_OPEN_NOMUTEX
+        var name = path
+        if immutable {
+            flags |= SQLITE_OPEN_URI
+            let escaped = path.utf8.map { byte -> String in
+                let c = Character(Unicode.Scalar(byte))
+                return byte < 0x80 && (c.isLetter || c.isNumber || "/-._~".contains(c)) ? String(c) : String(format: "%%%02X", byte)
+            }.joined()
+            name = "file:\(escaped)?immutable=1"
+        }
+        let status = sqlite3_open_v2(name, &db, flags, nil)
         guard status == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
             sqlite3_close_v2(db)

@@ -129,7 +129,8 @@ extension Register {
             _ = try Register(path: path)
         } catch {
             clean()
-            throw error
+            // Named by the path the person gave, not the one it was being built at.
+            throw RegisterError(path, error.kind)
         }
     }
 }

@@ -185,3 +185,64 @@ struct TwoProcessTests {
         }
     }
 }
+
+/// Runs a system command quietly; whether it succeeded.
+@discardableResult
+func system(_ arguments: String...) -> Bool {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = arguments
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    guard (try? process.run()) != nil else { return false }
+    process.waitUntilExit()
+    return process.terminationStatus == 0
+}
+
+/// Whether this machine lets the tests mount a small RAM disk (root, and mounts allowed).
+let canMountDisks: Bool = {
+    let probe = NSTemporaryDirectory() + "fieldrig-mount-probe-\(getpid())"
+    try? FileManager.default.createDirectory(atPath: probe, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: probe) }
+    guard system("mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", probe) else { return false }
+    system("umount", probe)
+    return true
+}()
+
+@Suite(
+    "A full disk and a read-only disk", .serialized,
+    .enabled(if: canMountDisks, "needs root and permission to mount a RAM disk (tmpfs); without them these are skipped"))
+struct DiskTests {
+    @Test("a register made on a full disk leaves nothing in the way, says the disk is full, and a retry with room works")
+    func fullDisk() throws {
+        let disk = NSTemporaryDirectory() + "fieldrig-full-\(getpid())-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: disk, withIntermediateDirectories: true)
+        #expect(system("mount", "-t", "tmpfs", "-o", "size=48k", "tmpfs", disk))
+        defer {
+            system("umount", disk)
+            try? FileManager.default.removeItem(atPath: disk)
+        }
+        let run = try fieldrig("register", "\(disk)/r.sqlite", "create", "--demo")
+        #expect(run.status == 1 && run.stderr.contains("\(disk)/r.sqlite: the disk is full"), "\(run.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: disk).isEmpty)
+        #expect(system("mount", "-o", "remount,size=4m", disk))
+        #expect(try fieldrig("register", "\(disk)/r.sqlite", "create", "--demo").status == 0)
+    }
+
+    @Test("on a read-only disk a register can be looked at, and a change is refused with the true reason")
+    func readOnlyDisk() throws {
+        let disk = NSTemporaryDirectory() + "fieldrig-ro-\(getpid())-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: disk, withIntermediateDirectories: true)
+        #expect(system("mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", disk))
+        defer {
+            system("umount", disk)
+            try? FileManager.default.removeItem(atPath: disk)
+        }
+        #expect(try fieldrig("register", "\(disk)/r.sqlite", "create", "--demo").status == 0)
+        #expect(system("mount", "-o", "remount,ro", disk))
+        #expect(try fieldrig("queue", "\(disk)/r.sqlite").status == 0)
+        #expect(try fieldrig("register", "\(disk)/r.sqlite", "counts").stdout.contains("assets: 12"))
+        let verify = try fieldrig("register", "\(disk)/r.sqlite", "verify", "MF-0004")
+        #expect(verify.status == 1 && verify.stderr.contains("cannot be written here"), "\(verify.stderr)")
+    }
+}
