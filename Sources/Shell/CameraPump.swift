@@ -80,6 +80,12 @@ public final class CameraPump {
         return nil
     }
 
+    /// Stops the camera for a screen's driver, noting it.
+    public func stop(note: (String) -> Void) {
+        stop()
+        note("camera: stopped")
+    }
+
     /// Pumps until `time` for a screen's driver: frames read go to `frame`, troubles and
     /// recoveries are noted and go to `failed` and `recovered`.
     public func drive(

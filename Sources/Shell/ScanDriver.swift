@@ -56,8 +56,7 @@ public final class ScanDriver {
             case .startCamera(let setup):
                 if let trouble = pump.start(setup, note: note) { send(.cameraFailed(trouble)) } else { send(.cameraStarted) }
             case .stopCamera:
-                pump.stop()
-                note("camera: stopped")
+                pump.stop(note: note)
             case .recordStamp(let tag):
                 let outcome = register.recordVerification(tag: tag, at: clock.timestamp(clock.now))
                 note("register: verification of \(tag) \(outcome.summary)")

@@ -60,8 +60,7 @@ public final class SerialDriver {
             case .startCamera(let setup):
                 if let trouble = pump.start(setup, note: note) { send(.cameraFailed(trouble)) } else { send(.cameraStarted) }
             case .stopCamera:
-                pump.stop()
-                note("camera: stopped")
+                pump.stop(note: note)
             case .useSerial(let value):
                 usedSerial = value
                 note("serial used: \(value)")

@@ -30,8 +30,7 @@ public final class SweepDriver {
             case .startCamera(let setup):
                 if let trouble = pump.start(setup, note: note) { send(.cameraFailed(trouble)) } else { send(.cameraStarted) }
             case .stopCamera:
-                pump.stop()
-                note("camera: stopped")
+                pump.stop(note: note)
             case .recordStamps(let tags):
                 for tag in tags { outcomes[tag] = register.recordVerification(tag: tag, at: clock.timestamp(clock.now)) }
                 send(.recorded(outcomes))

@@ -144,6 +144,20 @@ struct ListenTests {
     }
 }
 
+@Suite("Empty paths")
+struct EmptyPathTests {
+    @Test("an empty path is a usage error, never the root folder or ./-photos")
+    func emptyPaths() throws {
+        let keep = try fieldrig("crash", "register", "--kills", "1", "--keep", "")
+        #expect(keep.status == 2 && keep.stderr.contains("--keep needs a value, not an empty one"), "\(keep.stderr)")
+        let register = try fieldrig("handover", "--register", "")
+        #expect(register.status == 2 && register.stderr.contains("--register needs a value, not an empty one"), "\(register.stderr)")
+        let pair = try fieldrig("pair", "--register=", "MFST-P2/x")
+        #expect(pair.status == 2)
+        #expect(!FileManager.default.fileExists(atPath: "\(root)/-photos"))
+    }
+}
+
 @Suite("Two processes and one register", .serialized)
 struct TwoProcessTests {
     @Test("while one process writes a register, another that would write is refused; nothing the writer reported is lost")
@@ -213,15 +227,24 @@ let canMountDisks: Bool = {
     "A full disk and a read-only disk", .serialized,
     .enabled(if: canMountDisks, "needs root and permission to mount a RAM disk (tmpfs); without them these are skipped"))
 struct DiskTests {
-    @Test("a register made on a full disk leaves nothing in the way, says the disk is full, and a retry with room works")
-    func fullDisk() throws {
-        let disk = NSTemporaryDirectory() + "fieldrig-full-\(getpid())-\(UUID().uuidString.prefix(8))"
+    /// Runs `body` with a RAM disk of `size` mounted at a new folder, unmounted afterwards.
+    func withRAMDisk(size: String, _ body: (String) throws -> Void) throws {
+        let disk = NSTemporaryDirectory() + "fieldrig-disk-\(getpid())-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: disk, withIntermediateDirectories: true)
-        #expect(system("mount", "-t", "tmpfs", "-o", "size=48k", "tmpfs", disk))
+        #expect(system("mount", "-t", "tmpfs", "-o", "size=\(size)", "tmpfs", disk))
         defer {
             system("umount", disk)
             try? FileManager.default.removeItem(atPath: disk)
         }
+        try body(disk)
+    }
+
+    @Test("a register made on a full disk leaves nothing in the way, says the disk is full, and a retry with room works")
+    func fullDisk() throws {
+        try withRAMDisk(size: "48k") { disk in try fullDisk(disk) }
+    }
+
+    func fullDisk(_ disk: String) throws {
         let run = try fieldrig("register", "\(disk)/r.sqlite", "create", "--demo")
         #expect(run.status == 1 && run.stderr.contains("\(disk)/r.sqlite: the disk is full"), "\(run.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: disk).isEmpty)
@@ -231,13 +254,10 @@ struct DiskTests {
 
     @Test("on a read-only disk a register can be looked at, and a change is refused with the true reason")
     func readOnlyDisk() throws {
-        let disk = NSTemporaryDirectory() + "fieldrig-ro-\(getpid())-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: disk, withIntermediateDirectories: true)
-        #expect(system("mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", disk))
-        defer {
-            system("umount", disk)
-            try? FileManager.default.removeItem(atPath: disk)
-        }
+        try withRAMDisk(size: "4m") { disk in try readOnlyDisk(disk) }
+    }
+
+    func readOnlyDisk(_ disk: String) throws {
         #expect(try fieldrig("register", "\(disk)/r.sqlite", "create", "--demo").status == 0)
         #expect(system("mount", "-o", "remount,ro", disk))
         #expect(try fieldrig("queue", "\(disk)/r.sqlite").status == 0)
