@@ -7,10 +7,14 @@
 //
 //   fake-v4l2 MOUNTPOINT --frames FILE.raw --size WxH [--format GREY|YUYV]
 //             [--open-error busy|denied] [--vanish-after N] [--no-capture] [--loop]
+//             [--busy-at-sfmt] [--short-every N]
 //
 // FILE.raw holds the frames back to back, each W*H bytes of gray. With YUYV each gray pixel is
 // served as Y with U=V=128. --vanish-after N: after N frames every call fails with ENODEV, as
-// when a webcam is unplugged. --no-capture: QUERYCAP says it is not a capture device. Runs in
+// when a webcam is unplugged. --no-capture: QUERYCAP says it is not a capture device.
+// --busy-at-sfmt: S_FMT fails with EBUSY, as a UVC camera refuses a second program (at S_FMT,
+// not at open). --short-every N: every Nth frame is served short (half of it), as a camera
+// that drops part of a frame on a busy bus. Runs in
 // the foreground until unmounted (fusermount3 -u MOUNTPOINT) or killed, and prints "ready" on
 // stdout once the folder is mounted.
 #define FUSE_USE_VERSION 35
@@ -36,6 +40,8 @@ static struct {
     int loop;
     long served;            // whole frames served so far
     int vanished;
+    int busy_at_sfmt;
+    long short_every;       // every Nth frame (counting from 1) is served short, or 0
 } dev = {.pixelformat = V4L2_PIX_FMT_GREY, .vanish_after = -1};
 
 static const char *node = "/video0";
@@ -92,6 +98,9 @@ static int fake_read(const char *path, char *buf, size_t size, off_t offset, str
     if (!dev.loop && index >= dev.frame_count) return 0;  // the recording ended
     const unsigned char *gray = dev.frames + (index % dev.frame_count) * dev.width * dev.height;
     size_t n = size < fs - within ? size : fs - within;
+    // A short frame: its first read stops half way (the rest comes as a second short read).
+    if (dev.short_every > 0 && (long)(index + 1) % dev.short_every == 0 && within < fs / 2 && within + n > fs / 2)
+        n = fs / 2 - within;
     for (size_t i = 0; i < n; i++) {
         size_t at = within + i;
         if (bytes_per_pixel() == 1) buf[i] = (char)gray[at];
@@ -159,8 +168,10 @@ static int fake_ioctl(const char *path, unsigned int cmd, void *arg, struct fuse
         i->discrete.denominator = 30;
         return 0;
     }
-    case VIDIOC_G_FMT:
     case VIDIOC_S_FMT:
+        if (dev.busy_at_sfmt) return -EBUSY;
+        /* fall through */
+    case VIDIOC_G_FMT:
     case VIDIOC_TRY_FMT: {
         struct v4l2_format *f = data;
         if (f->type != V4L2_BUF_TYPE_VIDEO_CAPTURE) return -EINVAL;
@@ -209,7 +220,8 @@ static const struct fuse_operations operations = {
 
 static int usage(const char *why) {
     fprintf(stderr, "fake-v4l2: %s\nusage: fake-v4l2 MOUNTPOINT --frames FILE.raw --size WxH [--format GREY|YUYV] "
-                    "[--open-error busy|denied] [--vanish-after N] [--no-capture] [--loop]\n", why);
+                    "[--open-error busy|denied] [--vanish-after N] [--no-capture] [--loop] [--busy-at-sfmt] "
+                    "[--short-every N]\n", why);
     return 2;
 }
 
@@ -235,6 +247,8 @@ int main(int argc, char **argv) {
         } else if (strcmp(a, "--vanish-after") == 0 && v) dev.vanish_after = atol(argv[++i]);
         else if (strcmp(a, "--no-capture") == 0) dev.no_capture = 1;
         else if (strcmp(a, "--loop") == 0) dev.loop = 1;
+        else if (strcmp(a, "--busy-at-sfmt") == 0) dev.busy_at_sfmt = 1;
+        else if (strcmp(a, "--short-every") == 0 && v) dev.short_every = atol(argv[++i]);
         else if (a[0] != '-' && !mountpoint) mountpoint = a;
         else return usage("unknown argument");
     }

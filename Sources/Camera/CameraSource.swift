@@ -7,11 +7,20 @@ public enum CameraSource: Sendable, Hashable, CustomStringConvertible {
     /// A folder holding a `sequence` file.
     case sequence(String)
 
-    /// `/dev/...` (or any character device) is a webcam; a folder is a recorded sequence.
+    /// Any character device (a webcam at /dev/videoN) or the fake device's file is a camera; a
+    /// folder is a recorded sequence. What is neither is named, with what to give instead.
     public init(parsing text: String) throws(SequenceError) {
         var isFolder: ObjCBool = false
-        if text.hasPrefix("/dev/") {
+        var info = stat()
+        let found = stat(text, &info) == 0
+        if found, info.st_mode & S_IFMT == S_IFCHR {
             self = .device(text)
+        } else if found, info.st_mode & S_IFMT == S_IFREG, (text as NSString).lastPathComponent.hasPrefix("video") {
+            // A device file served in user space (the fake V4L2 device's video0 over FUSE).
+            self = .device(text)
+        } else if text.hasPrefix("/dev/") {
+            throw SequenceError(
+                "\(text): no such camera device. 'fieldrig cameras' lists the devices present; check the camera is plugged in.")
         } else if FileManager.default.fileExists(atPath: text, isDirectory: &isFolder) {
             guard isFolder.boolValue else {
                 throw SequenceError("\(text): not a camera. Give a V4L2 device (/dev/videoN) or a sequence folder.")

@@ -36,6 +36,9 @@ public final class V4L2Camera: CameraDevice {
     private var pixelFormat: UInt32 = 0
     private var readBuffer: [UInt8] = []
     private var failed = false
+    /// Bad frames (short, or flagged by the driver) skipped since the camera started.
+    public private(set) var framesSkipped = 0
+    private var badInARow = 0
 
     /// A camera for the device at `path` (e.g. /dev/video0). Nothing is opened until `start`,
     /// except by `probe()`.
@@ -65,6 +68,8 @@ public final class V4L2Camera: CameraDevice {
         lastFrameAt = startedAt
         frameIndex = 0
         failed = false
+        framesSkipped = 0
+        badInARow = 0
     }
 
     public func stop() {
@@ -102,7 +107,15 @@ public final class V4L2Camera: CameraDevice {
                 return fail("poll: the device reported an error (revents \(pfd.revents))", at: ContinuousClock.now - startedAt)
             }
             switch streaming ? dequeue() : readFrame() {
+            case .bad(let reason):
+                framesSkipped += 1
+                badInARow += 1
+                if badInARow >= Self.badFramesInARow {
+                    return fail("\(badInARow) bad frames in a row (the last: \(reason))", at: ContinuousClock.now - startedAt)
+                }
+                continue
             case .frame(let bytes):
+                badInARow = 0
                 let time = ContinuousClock.now - startedAt
                 lastFrameAt = .now
                 defer { frameIndex += 1 }
@@ -161,6 +174,8 @@ public final class V4L2Camera: CameraDevice {
             f.fmt.pix.pixelformat = wanted
             f.fmt.pix.field = V4L2_FIELD_ANY.rawValue
             guard xioctl(fieldrig_VIDIOC_S_FMT(), &f) == 0 else {
+                // A UVC camera refuses a second program here, not at open: that is busy (SCAN-9).
+                if errno == EBUSY { throw .busy }
                 throw .stopped(reason: SystemError.now("VIDIOC_S_FMT on \(path)").description)
             }
             let got = f.fmt.pix.pixelformat
@@ -188,7 +203,9 @@ public final class V4L2Camera: CameraDevice {
             request.count = 4
             request.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
             request.memory = V4L2_MEMORY_MMAP.rawValue
-            if xioctl(fieldrig_VIDIOC_REQBUFS(), &request) == 0, request.count > 0 {
+            let requested = xioctl(fieldrig_VIDIOC_REQBUFS(), &request)
+            if requested != 0 && errno == EBUSY { throw .busy }
+            if requested == 0, request.count > 0 {
                 for index in 0..<request.count {
                     var buffer = v4l2_buffer()
                     buffer.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
@@ -205,6 +222,7 @@ public final class V4L2Camera: CameraDevice {
                 }
                 var type = Int32(V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue)
                 guard xioctl(fieldrig_VIDIOC_STREAMON(), &type) == 0 else {
+                    if errno == EBUSY { throw .busy }
                     throw .stopped(reason: SystemError.now("VIDIOC_STREAMON on \(path)").description)
                 }
                 streaming = true
@@ -222,8 +240,14 @@ public final class V4L2Camera: CameraDevice {
     private enum Outcome {
         case frame([UInt8])
         case notYet
+        /// One bad frame (short, or flagged by the driver): skipped and counted.
+        case bad(String)
         case failed(String)
     }
+
+    /// How many bad frames in a row stop the camera: one is the odd frame real cameras deliver,
+    /// a second's worth is a camera that has stopped delivering.
+    public static let badFramesInARow = 30
 
     private func dequeue() -> Outcome {
         var buffer = v4l2_buffer()
@@ -233,12 +257,17 @@ public final class V4L2Camera: CameraDevice {
             if errno == EAGAIN { return .notYet }
             return .failed(SystemError.now("VIDIOC_DQBUF").description)
         }
+        guard Int(buffer.index) < buffers.count else {
+            return .failed("VIDIOC_DQBUF: the driver named buffer \(buffer.index) of \(buffers.count)")
+        }
         let source = buffers[Int(buffer.index)]
-        let gray = grayBytes(UnsafeRawBufferPointer(start: source.start, count: min(source.length, Int(buffer.bytesused))))
+        let flagged = buffer.flags & UInt32(V4L2_BUF_FLAG_ERROR) != 0
+        let gray = flagged ? nil : grayBytes(UnsafeRawBufferPointer(start: source.start, count: min(source.length, Int(buffer.bytesused))))
         guard xioctl(fieldrig_VIDIOC_QBUF(), &buffer) == 0 else {
             return .failed(SystemError.now("VIDIOC_QBUF").description)
         }
-        return gray.map { .frame($0) } ?? .failed("a frame of \(buffer.bytesused) bytes is shorter than its format")
+        if flagged { return .bad("the driver flagged a frame as damaged") }
+        return gray.map { .frame($0) } ?? .bad("a frame of \(buffer.bytesused) bytes is shorter than its format")
     }
 
     private func readFrame() -> Outcome {
@@ -250,7 +279,7 @@ public final class V4L2Camera: CameraDevice {
         }
         if n == 0 { return .failed("read: the device ended its stream") }
         return readBuffer.withUnsafeBytes { grayBytes(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }.map { .frame($0) }
-            ?? .failed("read: a frame of \(n) bytes is shorter than its format")
+            ?? .bad("read: a frame of \(n) bytes is shorter than its format")
     }
 
     /// The gray pixels of one frame in the negotiated format, rows packed; nil when it is short.

@@ -129,3 +129,45 @@ struct V4L2WithoutDeviceTests {
         #expect(V4L2Camera.trouble(openErrno: EIO, path: "x") == .stopped(reason: "open x: Input/output error (errno 5)"))
     }
 }
+
+@Suite(
+    "V4L2 camera, as real UVC cameras behave",
+    .enabled(if: FakeV4L2Mount.available, "FUSE (/dev/fuse and fusermount3) is not available here, so the V4L2 camera cannot be tested"))
+struct UVCBehaviourTests {
+    let setup = CameraSetup(purpose: .label, torch: false, framesPerSecond: 30, width: 64, height: 48, liveHighlighting: true)
+
+    @Test("a camera another program holds refuses at S_FMT, not at open: that is busy, not stopped")
+    func busyAtSetFormat() throws {
+        let device = try fakeDevice(fakeFrames, options: ["--busy-at-sfmt"])
+        #expect(throws: CameraTrouble.busy) { try V4L2Camera(path: device.path).start(setup) }
+    }
+
+    @Test("the odd short frame is skipped and counted; the camera goes on")
+    func shortFrames() throws {
+        let device = try fakeDevice(fakeFrames, options: ["--loop", "--short-every", "3"])
+        let camera = V4L2Camera(path: device.path)
+        try camera.start(setup)
+        let events = collect(camera, max: 8)
+        let frames = events.compactMap { if case .frame(let f) = $0 { f } else { nil } }
+        #expect(frames.count == 8, "\(events)")
+        // Frames 3 and 6 of the loop were short: the whole ones are the first two patterns.
+        #expect(frames.allSatisfy { $0.bytes == fakeFrames[0].bytes || $0.bytes == fakeFrames[1].bytes })
+        #expect(camera.framesSkipped >= 3)
+        camera.stop()
+    }
+
+    @Test("frames that stay bad stop the camera, saying how many and why")
+    func alwaysShort() throws {
+        let device = try fakeDevice(fakeFrames, options: ["--loop", "--short-every", "1"])
+        let camera = V4L2Camera(path: device.path)
+        try camera.start(setup)
+        let events = collect(camera, max: 5)
+        guard case .trouble(.stopped(let reason), _)? = events.last else {
+            Issue.record("expected stopped, got \(events)")
+            return
+        }
+        #expect(
+            reason.contains("\(V4L2Camera.badFramesInARow) bad frames in a row") && reason.contains("shorter than its format"), "\(reason)")
+        #expect(events.count == 1)
+    }
+}
