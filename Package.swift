@@ -67,7 +67,7 @@ let package = Package(
         .testTarget(name: "CompanionTests", dependencies: ["Companion", "Serials"]),
         .testTarget(
             name: "ShellTests", dependencies: ["Shell", "Companion", "Crypto", "Reader", "Camera", "Register", "Imaging", "MacLink"]),
-        .testTarget(name: "fieldrigTests", dependencies: ["fieldrig", "Companion", "MacLink", "Register"]),
+        .testTarget(name: "fieldrigTests", dependencies: ["fieldrig", "Camera", "Companion", "Imaging", "MacLink", "Register"]),
         .testTarget(name: "FuzzTests", dependencies: ["FuzzTargets"]),
         .testTarget(name: "ScenarioTests", dependencies: ["ScenarioKit", "Scenarios", "Companion", "Reader"]),
     ]

@@ -41,12 +41,13 @@ enum CamerasCommand: Command {
         return ExitCode.success
     }
 
-    static func troubleSentence(_ trouble: CameraTrouble) -> String {
+    /// One sentence for a camera's trouble; `afterStart` for trouble met while frames were coming.
+    static func troubleSentence(_ trouble: CameraTrouble, afterStart: Bool = false) -> String {
         switch trouble {
         case .accessOff: return "access off (permission denied): add yourself to the 'video' group"
         case .busy: return "busy: another program is using it"
         case .cannotScan: return "not a capture device"
-        case .stopped(let reason): return "cannot be opened: \(reason)"
+        case .stopped(let reason): return afterStart ? "stopped: \(reason)" : "cannot be opened: \(reason)"
         }
     }
 }
@@ -104,8 +105,11 @@ enum RecordCommand: Command {
             case .frame(let frame):
                 try recorder.append(frame)
             case .trouble(let trouble, let at):
-                printError("fieldrig record: the camera reported \(trouble) at \(formatSeconds(at)) s; kept \(recorder.count) frames")
-                return recorder.count > 0 ? ExitCode.success : ExitCode.failure
+                // The recording is cut short: whatever was kept is on disk, but the run failed.
+                printError(
+                    "fieldrig record: \(sourceText) \(CamerasCommand.troubleSentence(trouble, afterStart: true)) at \(formatSeconds(at)) s; "
+                        + "kept \(recorder.count) whole frames in \(recorder.folder)")
+                return ExitCode.failure
             case .ended, .recovered:
                 break
             }

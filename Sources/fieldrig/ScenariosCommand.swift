@@ -1,3 +1,4 @@
+import Camera
 import Foundation
 import Imaging
 import Reader
@@ -59,7 +60,9 @@ enum ScenariosCommand: Command {
             return ExitCode.success
         }
         guard !selected.isEmpty else { throw CommandFailure("no scenario matches") }
-        let jobs = options.integer(.jobs)
+        // A webcam serves one program at a time: scenarios played through one take turns.
+        var jobs = options.integer(.jobs)
+        if let camera = options.value(.camera), case .device? = try? CameraSource(parsing: camera) { jobs = 1 }
         let barcodesOnly = options.has(.barcodesOnly)
         let devices = FileManager.default.fileExists(atPath: "Devices/sequences") ? "Devices" : ScenarioPaths.devices
         let start = ContinuousClock.now

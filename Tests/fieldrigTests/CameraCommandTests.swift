@@ -1,4 +1,6 @@
+import Camera
 import Foundation
+import Imaging
 import Testing
 
 @Suite("fieldrig read --camera, record, cameras")
@@ -48,6 +50,23 @@ struct CameraCommandTests {
         let refused = try fieldrig("record", "--camera", "Devices/sequences/dell-latitude-hold", "--frames", "1", folder)
         #expect(refused.status == 1)
         #expect(refused.stderr.contains("already holds files"))
+    }
+
+    @Test(
+        "record from a webcam whose stream stops: the whole frames are kept, the stop is named, the exit is 1",
+        .enabled(if: FakeV4L2Mount.available, "FUSE is not available here, so no fake webcam can be mounted"))
+    func recordStops() throws {
+        guard let binary = FakeV4L2Mount.binaryBeside() else { throw SequenceError("fake-v4l2 is not built beside the tests") }
+        let frames = (0..<3).map { n in Frame(width: 64, height: 48, bytes: [UInt8](repeating: UInt8(40 * n + 20), count: 64 * 48)) }
+        let device = try FakeV4L2Mount(frames: frames, options: [], binary: binary)
+        let folder = NSTemporaryDirectory() + "fieldrig-record-\(getpid())-\(UUID().uuidString.prefix(6))"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let run = try fieldrig("record", "--camera", device.path, "--width", "64", "--height", "48", "--frames", "10", folder)
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("\(device.path) stopped: "))
+        #expect(run.stderr.contains("kept 3 whole frames in \(folder)"))
+        let description = try String(contentsOfFile: "\(folder)/sequence", encoding: .utf8)
+        #expect(description.split(separator: "\n").filter { $0.hasPrefix("frame ") }.count == 3)
     }
 
     @Test("cameras names a path that is not a camera as such")
