@@ -328,6 +328,13 @@ public final class V4L2Camera: CameraDevice {
             description.index = index
             description.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
             guard xioctl(fieldrig_VIDIOC_ENUM_FMT(), &description) == 0 else { break }
+            index += 1
+            // libv4l2 lists the formats it converts to as well: only the camera's own are its modes.
+            if description.flags & UInt32(V4L2_FMT_FLAG_EMULATED) != 0 {
+                if index > 64 { break }
+                continue
+            }
+            let fourcc = Self.fourcc(description.pixelformat)
             var sizeIndex: UInt32 = 0
             while sizeIndex < 64 {
                 var size = v4l2_frmsizeenum()
@@ -348,11 +355,10 @@ public final class V4L2Camera: CameraDevice {
                 } else {
                     fps = 0
                 }
-                let mode = CameraMode(width: Int(width), height: Int(height), framesPerSecond: fps)
+                let mode = CameraMode(width: Int(width), height: Int(height), framesPerSecond: fps, pixelFormat: fourcc)
                 if !modes.contains(mode) { modes.append(mode) }
                 sizeIndex += 1
             }
-            index += 1
             if index > 64 { break }
         }
         return modes

@@ -51,14 +51,20 @@ public struct CameraMode: Sendable, Hashable, CustomStringConvertible {
     public var width: Int
     public var height: Int
     public var framesPerSecond: Int
+    /// The camera's own pixel format (a fourcc such as "YUYV" or "MJPG"), where it names one:
+    /// the same size can come in two formats at two rates.
+    public var pixelFormat: String?
 
-    public init(width: Int, height: Int, framesPerSecond: Int) {
+    public init(width: Int, height: Int, framesPerSecond: Int, pixelFormat: String? = nil) {
         self.width = width
         self.height = height
         self.framesPerSecond = framesPerSecond
+        self.pixelFormat = pixelFormat
     }
 
-    public var description: String { "\(width)x\(height) at \(framesPerSecond) fps" }
+    public var description: String {
+        "\(width)x\(height)\(pixelFormat.map { " \($0)" } ?? "") at \(framesPerSecond) fps"
+    }
 }
 
 /// What a camera can do.

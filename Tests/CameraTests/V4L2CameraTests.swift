@@ -37,7 +37,8 @@ struct V4L2CameraTests {
         #expect(camera.card == "Field rig fake camera")
         #expect(camera.format?.width == 64 && camera.format?.height == 48 && camera.format?.pixelFormat == "GREY")
         #expect(camera.format?.streaming == false)
-        #expect(camera.capabilities.modes == [CameraMode(width: 64, height: 48, framesPerSecond: 30)])
+        #expect(camera.capabilities.modes == [CameraMode(width: 64, height: 48, framesPerSecond: 30, pixelFormat: "GREY")])
+        #expect(camera.capabilities.modes.map(\.description) == ["64x48 GREY at 30 fps"])
         let events = collect(camera)
         let frames = events.compactMap { if case .frame(let f) = $0 { f } else { nil } }
         #expect(frames.map(\.bytes) == fakeFrames.map(\.bytes))
@@ -59,6 +60,8 @@ struct V4L2CameraTests {
         try camera.start(CameraSetup(purpose: .label, torch: false, framesPerSecond: 30, width: 64, height: 48, liveHighlighting: true))
         let frames = collect(camera).compactMap { if case .frame(let f) = $0 { f } else { nil } }
         #expect(frames.map(\.bytes) == fakeFrames.map(\.bytes))
+        // The camera's own format only: not the ones libv4l2 offers to convert it to.
+        #expect(camera.capabilities.modes.map(\.description) == ["64x48 YUYV at 30 fps"])
     }
 
     @Test("open errors map to troubles", arguments: [("busy", CameraTrouble.busy), ("denied", .accessOff)])
