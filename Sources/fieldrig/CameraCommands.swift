@@ -28,6 +28,11 @@ enum CamerasCommand: Command {
             return ExitCode.success
         }
         for path in paths {
+            // Nothing there is not the same as something there that cannot capture.
+            guard FileManager.default.fileExists(atPath: path) else {
+                emit("\(path): no such device")
+                continue
+            }
             let camera = V4L2Camera(path: path)
             do {
                 try camera.probe()

@@ -69,10 +69,22 @@ struct CameraCommandTests {
         #expect(description.split(separator: "\n").filter { $0.hasPrefix("frame ") }.count == 3)
     }
 
-    @Test("cameras names a path that is not a camera as such")
+    @Test(
+        "cameras lists a webcam's name, driver and modes, each with the camera's own pixel format",
+        .enabled(if: FakeV4L2Mount.available, "FUSE is not available here, so no fake webcam can be mounted"))
+    func camerasListsModes() throws {
+        guard let binary = FakeV4L2Mount.binaryBeside() else { throw SequenceError("fake-v4l2 is not built beside the tests") }
+        let frame = Frame(width: 64, height: 48, bytes: [UInt8](repeating: 90, count: 64 * 48))
+        let device = try FakeV4L2Mount(frames: [frame], options: ["--format", "YUYV"], binary: binary)
+        let run = try fieldrig("cameras", device.path)
+        #expect(run.status == 0)
+        #expect(run.stdout == "\(device.path): Field rig fake camera (fake-v4l2)\n  64x48 YUYV at 30 fps\n")
+    }
+
+    @Test("cameras names a path that is not a camera, and one with nothing there, each as such")
     func cameras() throws {
         let run = try fieldrig("cameras", "Package.swift", "/dev/video-none")
         #expect(run.status == 0)
-        #expect(run.stdout == "Package.swift: not a capture device\n/dev/video-none: not a capture device\n")
+        #expect(run.stdout == "Package.swift: not a capture device\n/dev/video-none: no such device\n")
     }
 }
