@@ -42,6 +42,8 @@ static struct {
     int vanished;
     int busy_at_sfmt;
     long short_every;       // every Nth frame (counting from 1) is served short, or 0
+    int reqbufs_error;      // offer streaming, but refuse VIDIOC_REQBUFS with this errno; 0: no streaming
+    int no_read;            // do not offer read()
 } dev = {.pixelformat = V4L2_PIX_FMT_GREY, .vanish_after = -1};
 
 static const char *node = "/video0";
@@ -135,7 +137,9 @@ static int fake_ioctl(const char *path, unsigned int cmd, void *arg, struct fuse
         strcpy((char *)cap->card, "Field rig fake camera");
         strcpy((char *)cap->bus_info, "fuse:video0");
         cap->version = 0x050a00;
-        unsigned caps = dev.no_capture ? V4L2_CAP_VIDEO_OUTPUT : (V4L2_CAP_VIDEO_CAPTURE | V4L2_CAP_READWRITE);
+        unsigned caps = dev.no_capture ? V4L2_CAP_VIDEO_OUTPUT : V4L2_CAP_VIDEO_CAPTURE;
+        if (!dev.no_capture && !dev.no_read) caps |= V4L2_CAP_READWRITE;
+        if (!dev.no_capture && dev.reqbufs_error) caps |= V4L2_CAP_STREAMING;
         cap->capabilities = caps | V4L2_CAP_DEVICE_CAPS;
         cap->device_caps = caps;
         return 0;
@@ -194,7 +198,7 @@ static int fake_ioctl(const char *path, unsigned int cmd, void *arg, struct fuse
         return 0;
     }
     case VIDIOC_REQBUFS:
-        return -EINVAL;  // no streaming I/O: read() only
+        return dev.reqbufs_error ? -dev.reqbufs_error : -EINVAL;  // no streaming I/O: read() only
     default:
         return -ENOTTY;
     }
@@ -221,7 +225,7 @@ static const struct fuse_operations operations = {
 static int usage(const char *why) {
     fprintf(stderr, "fake-v4l2: %s\nusage: fake-v4l2 MOUNTPOINT --frames FILE.raw --size WxH [--format GREY|YUYV] "
                     "[--open-error busy|denied] [--vanish-after N] [--no-capture] [--loop] [--busy-at-sfmt] "
-                    "[--short-every N]\n", why);
+                    "[--short-every N] [--reqbufs-error EIO|ENOMEM] [--no-read]\n", why);
     return 2;
 }
 
@@ -249,6 +253,12 @@ int main(int argc, char **argv) {
         else if (strcmp(a, "--loop") == 0) dev.loop = 1;
         else if (strcmp(a, "--busy-at-sfmt") == 0) dev.busy_at_sfmt = 1;
         else if (strcmp(a, "--short-every") == 0 && v) dev.short_every = atol(argv[++i]);
+        else if (strcmp(a, "--reqbufs-error") == 0 && v) {
+            i++;
+            if (strcmp(v, "EIO") == 0) dev.reqbufs_error = EIO;
+            else if (strcmp(v, "ENOMEM") == 0) dev.reqbufs_error = ENOMEM;
+            else return usage("--reqbufs-error takes EIO or ENOMEM");
+        } else if (strcmp(a, "--no-read") == 0) dev.no_read = 1;
         else if (a[0] != '-' && !mountpoint) mountpoint = a;
         else return usage("unknown argument");
     }

@@ -204,7 +204,15 @@ public final class V4L2Camera: CameraDevice {
             request.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
             request.memory = V4L2_MEMORY_MMAP.rawValue
             let requested = xioctl(fieldrig_VIDIOC_REQBUFS(), &request)
-            if requested != 0 && errno == EBUSY { throw .busy }
+            if requested != 0 {
+                let code = errno
+                if code == EBUSY { throw .busy }
+                // EINVAL: no mmap streaming after all, so read() below. Anything else is the
+                // device's own failure: named, unless read() can still serve the frames.
+                if code != EINVAL && !readOffered {
+                    throw .stopped(reason: SystemError("VIDIOC_REQBUFS on \(path)", code: code).description)
+                }
+            }
             if requested == 0, request.count > 0 {
                 for index in 0..<request.count {
                     var buffer = v4l2_buffer()

@@ -145,6 +145,33 @@ struct UVCBehaviourTests {
         #expect(throws: CameraTrouble.busy) { try V4L2Camera(path: device.path).start(setup) }
     }
 
+    @Test("a device whose streaming set-up fails falls back to read() where it offers read()")
+    func reqbufsFallsBackToRead() throws {
+        let device = try fakeDevice(fakeFrames, options: ["--reqbufs-error", "EIO"])
+        let camera = V4L2Camera(path: device.path)
+        try camera.start(setup)
+        #expect(camera.format?.streaming == false)
+        let frames = collect(camera).compactMap { if case .frame(let f) = $0 { f } else { nil } }
+        #expect(frames.map(\.bytes) == fakeFrames.map(\.bytes))
+        camera.stop()
+    }
+
+    @Test("a streaming-only device whose buffers cannot be set up stops, naming the call and its errno")
+    func reqbufsNamed() throws {
+        let device = try fakeDevice(fakeFrames, options: ["--reqbufs-error", "ENOMEM", "--no-read"])
+        do {
+            try V4L2Camera(path: device.path).start(setup)
+            Issue.record("expected the start to fail")
+        } catch {
+            guard case .stopped(let reason) = error else {
+                Issue.record("expected stopped, got \(error)")
+                return
+            }
+            #expect(reason.contains("VIDIOC_REQBUFS on \(device.path)"), "\(reason)")
+            #expect(reason.contains("errno \(ENOMEM)"), "\(reason)")
+        }
+    }
+
     @Test("the odd short frame is skipped and counted; the camera goes on")
     func shortFrames() throws {
         let device = try fakeDevice(fakeFrames, options: ["--loop", "--short-every", "3"])
