@@ -61,6 +61,12 @@ public final class FakeV4L2Mount {
         try? FileManager.default.removeItem(atPath: rawFile)
     }
 
+    /// The fake device serving `frames`, run from the fake-v4l2 built beside the running program.
+    public static func beside(frames: [Frame], options: [String] = []) throws(SequenceError) -> FakeV4L2Mount {
+        guard let binary = binaryBeside() else { throw SequenceError("fake-v4l2 is not built beside this program") }
+        return try FakeV4L2Mount(frames: frames, options: options, binary: binary)
+    }
+
     /// The fake-v4l2 built beside the running program, if there is one.
     public static func binaryBeside(_ executable: String = "/proc/self/exe") -> String? {
         let folder = URL(fileURLWithPath: executable).resolvingSymlinksInPath().deletingLastPathComponent()

@@ -144,7 +144,7 @@ struct FileSequenceCameraTests {
         try camera.start(.label)
         #expect(drain(camera, until: .seconds(2)).filter { if case .frame = $0 { true } else { false } }.count == 30)
         try camera.start(.sweep)
-        let frames = drain(camera, until: .seconds(2)).compactMap { if case .frame(let f) = $0 { f.timestamp } else { nil } }
+        let frames = drain(camera, until: .seconds(2)).frames.map(\.timestamp)
         #expect(frames.count == 5)
         #expect(zip(frames, frames.dropFirst()).allSatisfy { $1 - $0 >= .milliseconds(199) })
     }

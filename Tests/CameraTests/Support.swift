@@ -38,6 +38,11 @@ func drain(_ camera: any CameraDevice, until deadline: Duration, tick: Duration 
     return events
 }
 
+extension [CameraEvent] {
+    /// The frames among these events, in order.
+    var frames: [Frame] { compactMap { if case .frame(let f) = $0 { f } else { nil } } }
+}
+
 /// A compact, readable form of an event list: "f0@0", "busy@1.5", "recovered@2", "end@3".
 func summary(_ events: [CameraEvent]) -> [String] {
     events.map { event in

@@ -6,8 +6,7 @@ import Testing
 
 /// The fake V4L2 device serving `frames`, for one test.
 func fakeDevice(_ frames: [Frame], options: [String] = []) throws -> FakeV4L2Mount {
-    guard let binary = FakeV4L2Mount.binaryBeside() else { throw SequenceError("fake-v4l2 is not built beside the tests") }
-    return try FakeV4L2Mount(frames: frames, options: options, binary: binary)
+    try FakeV4L2Mount.beside(frames: frames, options: options)
 }
 
 /// Three 64x48 frames, each a different pattern.
@@ -40,7 +39,7 @@ struct V4L2CameraTests {
         #expect(camera.capabilities.modes == [CameraMode(width: 64, height: 48, framesPerSecond: 30, pixelFormat: "GREY")])
         #expect(camera.capabilities.modes.map(\.description) == ["64x48 GREY at 30 fps"])
         let events = collect(camera)
-        let frames = events.compactMap { if case .frame(let f) = $0 { f } else { nil } }
+        let frames = events.frames
         #expect(frames.map(\.bytes) == fakeFrames.map(\.bytes))
         #expect(frames.map(\.index) == [0, 1, 2])
         #expect(zip(frames, frames.dropFirst()).allSatisfy { $0.timestamp <= $1.timestamp })
@@ -58,7 +57,7 @@ struct V4L2CameraTests {
         let device = try fakeDevice(fakeFrames, options: ["--format", "YUYV"])
         let camera = V4L2Camera(path: device.path)
         try camera.start(CameraSetup(purpose: .label, torch: false, framesPerSecond: 30, width: 64, height: 48, liveHighlighting: true))
-        let frames = collect(camera).compactMap { if case .frame(let f) = $0 { f } else { nil } }
+        let frames = collect(camera).frames
         #expect(frames.map(\.bytes) == fakeFrames.map(\.bytes))
         // The camera's own format only: not the ones libv4l2 offers to convert it to.
         #expect(camera.capabilities.modes.map(\.description) == ["64x48 YUYV at 30 fps"])
@@ -108,7 +107,7 @@ struct V4L2CameraTests {
         }
         let playback = try FileSequenceCamera(folder: folder)
         try playback.start(.label)
-        let played = drain(playback, until: .seconds(60)).compactMap { if case .frame(let f) = $0 { f } else { nil } }
+        let played = drain(playback, until: .seconds(60)).frames
         #expect(played.map(\.bytes) == recorded.map(\.bytes))
         #expect(played.map { formatSeconds($0.timestamp) } == recorded.map { formatSeconds($0.timestamp) })
     }
@@ -151,7 +150,7 @@ struct UVCBehaviourTests {
         let camera = V4L2Camera(path: device.path)
         try camera.start(setup)
         #expect(camera.format?.streaming == false)
-        let frames = collect(camera).compactMap { if case .frame(let f) = $0 { f } else { nil } }
+        let frames = collect(camera).frames
         #expect(frames.map(\.bytes) == fakeFrames.map(\.bytes))
         camera.stop()
     }
@@ -178,7 +177,7 @@ struct UVCBehaviourTests {
         let camera = V4L2Camera(path: device.path)
         try camera.start(setup)
         let events = collect(camera, max: 8)
-        let frames = events.compactMap { if case .frame(let f) = $0 { f } else { nil } }
+        let frames = events.frames
         #expect(frames.count == 8, "\(events)")
         // Frames 3 and 6 of the loop were short: the whole ones are the first two patterns.
         #expect(frames.allSatisfy { $0.bytes == fakeFrames[0].bytes || $0.bytes == fakeFrames[1].bytes })

@@ -56,9 +56,8 @@ struct CameraCommandTests {
         "record from a webcam whose stream stops: the whole frames are kept, the stop is named, the exit is 1",
         .enabled(if: FakeV4L2Mount.available, "FUSE is not available here, so no fake webcam can be mounted"))
     func recordStops() throws {
-        guard let binary = FakeV4L2Mount.binaryBeside() else { throw SequenceError("fake-v4l2 is not built beside the tests") }
         let frames = (0..<3).map { n in Frame(width: 64, height: 48, bytes: [UInt8](repeating: UInt8(40 * n + 20), count: 64 * 48)) }
-        let device = try FakeV4L2Mount(frames: frames, options: [], binary: binary)
+        let device = try FakeV4L2Mount.beside(frames: frames)
         let folder = NSTemporaryDirectory() + "fieldrig-record-\(getpid())-\(UUID().uuidString.prefix(6))"
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let run = try fieldrig("record", "--camera", device.path, "--width", "64", "--height", "48", "--frames", "10", folder)
@@ -73,9 +72,8 @@ struct CameraCommandTests {
         "cameras lists a webcam's name, driver and modes, each with the camera's own pixel format",
         .enabled(if: FakeV4L2Mount.available, "FUSE is not available here, so no fake webcam can be mounted"))
     func camerasListsModes() throws {
-        guard let binary = FakeV4L2Mount.binaryBeside() else { throw SequenceError("fake-v4l2 is not built beside the tests") }
         let frame = Frame(width: 64, height: 48, bytes: [UInt8](repeating: 90, count: 64 * 48))
-        let device = try FakeV4L2Mount(frames: [frame], options: ["--format", "YUYV"], binary: binary)
+        let device = try FakeV4L2Mount.beside(frames: [frame], options: ["--format", "YUYV"])
         let run = try fieldrig("cameras", device.path)
         #expect(run.status == 0)
         #expect(run.stdout == "\(device.path): Field rig fake camera (fake-v4l2)\n  64x48 YUYV at 30 fps\n")
