@@ -173,11 +173,7 @@ public final class V4L2Camera: CameraDevice {
             f.fmt.pix.height = UInt32(setup.height)
             f.fmt.pix.pixelformat = wanted
             f.fmt.pix.field = V4L2_FIELD_ANY.rawValue
-            guard xioctl(fieldrig_VIDIOC_S_FMT(), &f) == 0 else {
-                // A UVC camera refuses a second program here, not at open: that is busy (SCAN-9).
-                if errno == EBUSY { throw .busy }
-                throw .stopped(reason: SystemError.now("VIDIOC_S_FMT on \(path)").description)
-            }
+            guard xioctl(fieldrig_VIDIOC_S_FMT(), &f) == 0 else { throw setUpTrouble("VIDIOC_S_FMT") }
             let got = f.fmt.pix.pixelformat
             if got == fieldrig_V4L2_PIX_FMT_GREY() || got == fieldrig_V4L2_PIX_FMT_YUV420() || got == fieldrig_V4L2_PIX_FMT_YUYV() {
                 pixelFormat = got
@@ -197,6 +193,12 @@ public final class V4L2Camera: CameraDevice {
         throw .stopped(reason: "\(path) offers neither gray nor a YUV format libv4l2 can convert")
     }
 
+    /// The trouble a failed set-up call means. A UVC camera refuses a second program at S_FMT,
+    /// REQBUFS or STREAMON, not at open: EBUSY there is busy (SCAN-9). Anything else stops it.
+    private func setUpTrouble(_ call: String, code: Int32 = errno) -> CameraTrouble {
+        code == EBUSY ? .busy : .stopped(reason: SystemError("\(call) on \(path)", code: code).description)
+    }
+
     private func beginStreaming() throws(CameraTrouble) {
         if streamingOffered {
             var request = v4l2_requestbuffers()
@@ -206,12 +208,9 @@ public final class V4L2Camera: CameraDevice {
             let requested = xioctl(fieldrig_VIDIOC_REQBUFS(), &request)
             if requested != 0 {
                 let code = errno
-                if code == EBUSY { throw .busy }
-                // EINVAL: no mmap streaming after all, so read() below. Anything else is the
-                // device's own failure: named, unless read() can still serve the frames.
-                if code != EINVAL && !readOffered {
-                    throw .stopped(reason: SystemError("VIDIOC_REQBUFS on \(path)", code: code).description)
-                }
+                // EINVAL: no mmap streaming after all, so read() below. Anything else but busy is
+                // the device's own failure: named, unless read() can still serve the frames.
+                if code == EBUSY || (code != EINVAL && !readOffered) { throw setUpTrouble("VIDIOC_REQBUFS", code: code) }
             }
             if requested == 0, request.count > 0 {
                 for index in 0..<request.count {
@@ -229,10 +228,7 @@ public final class V4L2Camera: CameraDevice {
                     }
                 }
                 var type = Int32(V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue)
-                guard xioctl(fieldrig_VIDIOC_STREAMON(), &type) == 0 else {
-                    if errno == EBUSY { throw .busy }
-                    throw .stopped(reason: SystemError.now("VIDIOC_STREAMON on \(path)").description)
-                }
+                guard xioctl(fieldrig_VIDIOC_STREAMON(), &type) == 0 else { throw setUpTrouble("VIDIOC_STREAMON") }
                 streaming = true
                 format?.streaming = true
                 return
