@@ -186,7 +186,7 @@ public final class Register: @unchecked Sendable {
         return RegisterSettings(
             actorName: values["actor_name"].flatMap { $0.isEmpty ? nil : $0 },
             registerID: values["register_id"] ?? "",
-            tagKey: values["tag_key"].map(hexBytes) ?? [],
+            tagKey: values["tag_key"].flatMap { hexBytes(strict: $0) } ?? [],
             storageCeiling: values["storage_ceiling"].flatMap(Int.init) ?? Register.defaultStorageCeiling)
     }
 
@@ -286,17 +286,6 @@ public final class Register: @unchecked Sendable {
         let photos = try db.query("SELECT coalesce(sum(bytes), 0) AS n FROM captures").first?.int("n") ?? 0
         return pages * size + photos
     }
-}
-
-/// Hex text as bytes ("0a1b" → [10, 27]); invalid pairs are skipped.
-func hexBytes(_ text: String) -> [UInt8] {
-    var bytes: [UInt8] = []
-    var index = text.startIndex
-    while index < text.endIndex, let next = text.index(index, offsetBy: 2, limitedBy: text.endIndex) {
-        if let byte = UInt8(text[index..<next], radix: 16) { bytes.append(byte) }
-        index = next
-    }
-    return bytes
 }
 
 /// The claim one process holds on a register it writes: a POSIX lock on `PATH-lock`, taken when

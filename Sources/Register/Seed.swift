@@ -79,7 +79,7 @@ extension Register {
             guard try db.query("SELECT count(*) AS n FROM assets").first?.int("n") == 0 else {
                 throw RegisterError(path, .invalid(detail: "a seed fills an empty register; this one already holds assets"))
             }
-            guard hexBytes(seed.tagKey).count >= 16, hexBytes(seed.tagKey).count * 2 == seed.tagKey.count else {
+            guard let key = hexBytes(strict: seed.tagKey), key.count >= 16 else {
                 throw RegisterError(path, .invalid(detail: "the tag key must be at least 16 bytes, as hex"))
             }
             try db.transaction {

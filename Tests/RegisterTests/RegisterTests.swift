@@ -196,6 +196,21 @@ struct TransactionTests {
         #expect(try register.counts().assets == 12)
     }
 
+    @Test(
+        "a seed's tag key must be whole hex pairs, at least 16 bytes; the stored key reads back as those bytes",
+        arguments: ["00112233445566778899aabbccddee", "00112233445566778899aabbccddeeff0", "00112233445566778899aabbccddeefg", ""])
+    func tagKeyRefused(key: String) throws {
+        let folder = scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let register = try Register(path: "\(folder)/r.sqlite")
+        var seed = RegisterSeed.demo
+        seed.tagKey = key
+        #expect(throws: RegisterError.self) { try register.apply(seed, at: t0) }
+        seed.tagKey = "00112233445566778899AABBCCDDEEFF"
+        try register.apply(seed, at: t0)
+        #expect(try register.settings().tagKey == Array(0..<16).map { UInt8($0 * 17) })
+    }
+
     @Test("the walk-round lists its assets in order, with the reason in the register's words")
     func walkRound() throws {
         let (register, folder) = try demoRegister()
