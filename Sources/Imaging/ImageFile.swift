@@ -96,7 +96,9 @@ public enum ImageFile {
             throw ImageError(path: path, .corrupt(format: format.rawValue))
         }
         // A small file can declare a huge picture: refuse it before the decoder allocates for it.
-        if let size = declaredSize(data, format), size.width > 0, size.height > 0, size.width * size.height > mostPixels {
+        if let size = declaredSize(data, format), size.width > 0, size.height > 0,
+            case (let pixels, let overflow) = size.width.multipliedReportingOverflow(by: size.height), overflow || pixels > mostPixels
+        {
             throw ImageError(path: path, .tooManyPixels(width: size.width, height: size.height))
         }
         let decoded = QuietStderr.run { data.withUnsafeBufferPointer { PixHandle(pixReadMem($0.baseAddress, $0.count)) } }

@@ -174,6 +174,11 @@ struct HostileImageTests {
         #expect(throws: ImageError(path: "\(folder)/huge.png", .tooManyPixels(width: 40000, height: 40000))) {
             try ImageFile.load("\(folder)/huge.png")
         }
+        // Sides whose product does not fit in a machine word are too many pixels, not a crash.
+        let pnm = Array("P4\n4 8111111111111111111\n".utf8) + [0, 0]
+        #expect(throws: ImageError(path: "wide.pbm", .tooManyPixels(width: 4, height: 8_111_111_111_111_111_111))) {
+            try ImageFile.decode(pnm, path: "wide.pbm")
+        }
     }
 
     @Test("a large file that is not an image is refused from its first bytes; an image file over 64 MiB is refused unread")
