@@ -52,7 +52,8 @@ let package = Package(
         // A user-space V4L2 device (FUSE) for testing the V4L2 camera without hardware.
         .executableTarget(
             name: "fake-v4l2", path: "Devices/fake-v4l2", exclude: ["README.md"],
-            cSettings: [.unsafeFlags(["-Wall", "-Wextra"])], linkerSettings: [.linkedLibrary("fuse3")]),
+            cSettings: [.unsafeFlags(["-Wall", "-Wextra"])],
+            linkerSettings: [.linkedLibrary("fuse3"), .linkedLibrary("jpeg"), .linkedLibrary("pthread")]),
 
         .testTarget(name: "ModelTests", dependencies: ["Model"]),
         .testTarget(name: "DurableTests", dependencies: ["Durable"]),

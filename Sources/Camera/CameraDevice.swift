@@ -17,8 +17,13 @@ public protocol CameraDevice: AnyObject {
     func stop()
     /// The app came back to the foreground (SCAN-9: a busy camera may be free again).
     func returnedToForeground()
+    /// Whether, after a mid-stream trouble, the camera keeps trying on its own and says
+    /// `.recovered` when it delivers again (a webcam that stalled and came back). Those that do
+    /// not (recordings, scripted faults) go silent after a trouble.
+    var recoversOnItsOwn: Bool { get }
 }
 
 extension CameraDevice {
     public func returnedToForeground() {}
+    public var recoversOnItsOwn: Bool { false }
 }

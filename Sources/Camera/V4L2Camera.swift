@@ -1,18 +1,42 @@
 import CV4L2
 import Durable
+import Foundation
 import Imaging
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// A real webcam through libv4l2, which converts MJPEG and YUYV cameras' frames for us.
+/// The format a V4L2 camera runs in, as the device confirmed it.
+public struct V4L2Format: Equatable, Sendable {
+    public var width: Int
+    public var height: Int
+    /// The camera's own pixel format (GREY, YUYV, MJPG, ...), or the one libv4l2 converts to.
+    public var pixelFormat: String
+    /// The rate the device says it runs at, read back after asking (0 when it does not say).
+    public var framesPerSecond: Int
+    /// mmap streaming; false for read().
+    public var streaming: Bool
+}
+
+/// A real webcam through libv4l2.
 ///
-/// Opens the device, checks it is a capture device, asks for gray (or YUV 4:2:0 and keeps the
-/// luma), and streams with mmap buffers, or with `read()` where the device offers no streaming.
-/// Time is the real clock from `start`. Errors become troubles: permission → access off, EBUSY →
-/// busy, no such device or not a capture device → cannot scan, anything mid-stream (unplugged, no
-/// frame within `stallTimeout`) → stopped, with the call and errno in the reason for the log.
+/// Chooses, from the formats the camera lists, the native format and size that give the wanted
+/// rate nearest the wanted size (GREY, YUYV, YU12, NV12 or Motion-JPEG, all turned into gray
+/// here), asks for it explicitly, and reads back the rate it got. Streams with mmap buffers,
+/// taking the newest finished frame and its capture timestamp; falls back to `read()` where mmap
+/// streaming cannot be set up and the device offers it; tries the next format when the USB bus
+/// lacks bandwidth for one (ENOSPC at STREAMON). Calls that could block run on the session's own
+/// thread, so a camera that hangs becomes trouble after `stallTimeout` instead of freezing the
+/// caller. Time is the real (monotonic) clock from `start`.
+///
+/// Errors become troubles: permission → access off, EBUSY (at open, S_FMT, REQBUFS or
+/// STREAMON: a UVC camera refuses a second program there) → busy, no such device or not a
+/// capture device → cannot scan, anything mid-stream (unplugged, no frame within
+/// `stallTimeout`, bad frames that do not stop) → stopped, with the call and errno in the reason
+/// for the log. After a stop the camera keeps watching: it opens the device again every
+/// `stallTimeout` (at once when the app returns to the foreground), and when frames come again
+/// it says so (`.recovered`) and delivers them.
 public final class V4L2Camera: CameraDevice {
     public let path: String
     public var name: String { path }
@@ -21,124 +45,185 @@ public final class V4L2Camera: CameraDevice {
     public private(set) var card = ""
     public private(set) var driver = ""
     /// The negotiated format, once started.
-    public private(set) var format: (width: Int, height: Int, pixelFormat: String, streaming: Bool)? = nil
+    public private(set) var format: V4L2Format? = nil
 
     /// How long without a frame before the camera counts as stopped.
     public var stallTimeout: Duration = .seconds(3)
-
-    private var fd: Int32 = -1
-    private var buffers: [(start: UnsafeMutableRawPointer, length: Int)] = []
-    private var streaming = false
-    private var startedAt = ContinuousClock.now
-    private var lastFrameAt = ContinuousClock.now
-    private var frameIndex = 0
-    private var bytesPerLine = 0
-    private var pixelFormat: UInt32 = 0
-    private var readBuffer: [UInt8] = []
-    private var failed = false
-    /// Bad frames (short, or flagged by the driver) skipped since the camera started.
+    /// Bad frames (short, flagged by the driver, undecodable) skipped since the camera started.
     public private(set) var framesSkipped = 0
+    /// Frames the camera captured that were never delivered because a newer one was ready.
+    public private(set) var framesDropped = 0
+    /// How many times the camera opened the device again after a stop.
+    public private(set) var reopenCount = 0
+
+    public var recoversOnItsOwn: Bool { true }
+
+    private var session: V4L2Session? = nil
+    private var setup: CameraSetup? = nil
+    private var startedAt: Int64 = 0
+    private var lastFrameAt: Int64 = 0
+    private var lastTimestamp: Duration = .zero
+    private var frameIndex = 0
     private var badInARow = 0
+    /// A trouble was reported and the camera is watching for the device to come back.
+    private var troubled = false
+    private var lastAttempt: Int64 = 0
+    private var held: Frame? = nil
+    private var streamingOffered = false
+    private var readOffered = false
 
     /// A camera for the device at `path` (e.g. /dev/video0). Nothing is opened until `start`,
     /// except by `probe()`.
     public init(path: String) {
         self.path = path
+        LibV4L2Log.capture()
     }
 
     deinit { stop() }
 
     /// Opens the device to learn what it is and what it offers, then closes it.
     public func probe() throws(CameraTrouble) {
-        try open()
-        stop()
+        let fd = try open()
+        _ = v4l2_close(fd)
+    }
+
+    /// Opens the device, learns what it offers, and asks to set its current format again: a UVC
+    /// camera another program is using refuses that with EBUSY. Closes it again.
+    public func probeInUse() throws(CameraTrouble) {
+        let fd = try open()
+        defer { _ = v4l2_close(fd) }
+        var current = v4l2_format()
+        current.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+        guard V4L2Session.ioctl(fd, fieldrig_VIDIOC_G_FMT(), &current) == 0 else { return }
+        if V4L2Session.ioctl(fd, fieldrig_VIDIOC_S_FMT(), &current) != 0 && errno == EBUSY { throw .busy }
     }
 
     public func start(_ setup: CameraSetup) throws(CameraTrouble) {
         stop()
-        try open()
-        do throws(CameraTrouble) {
-            try negotiate(setup)
-            try beginStreaming()
-        } catch {
-            stop()
-            throw error
-        }
-        startedAt = .now
+        self.setup = setup
+        session = try openSession(setup)
+        startedAt = monotonicNanoseconds()
         lastFrameAt = startedAt
+        lastTimestamp = .zero
         frameIndex = 0
-        failed = false
         framesSkipped = 0
+        framesDropped = 0
         badInARow = 0
+        troubled = false
+        held = nil
     }
 
     public func stop() {
-        if fd >= 0 {
-            if streaming {
-                var type = Int32(V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue)
-                _ = fieldrig_v4l2_ioctl(fd, fieldrig_VIDIOC_STREAMOFF(), &type)
-            }
-            for buffer in buffers { _ = v4l2_munmap(buffer.start, buffer.length) }
-            buffers = []
-            _ = v4l2_close(fd)
-            fd = -1
-        }
-        streaming = false
+        session?.close()
+        session = nil
+        setup = nil
+        held = nil
+    }
+
+    public func returnedToForeground() {
+        // A camera that stopped is tried again now rather than at its next turn.
+        if troubled { lastAttempt = 0 }
+    }
+
+    /// How long ago `frame` (delivered by this camera) was captured.
+    public func age(of frame: Frame) -> Duration {
+        .nanoseconds(monotonicNanoseconds() - startedAt) - frame.timestamp
     }
 
     public func nextEvent(before deadline: Duration) -> CameraEvent? {
-        guard fd >= 0, !failed else { return nil }
+        if let frame = held {
+            held = nil
+            return .frame(frame)
+        }
+        guard let setup else { return nil }
+        let until = startedAt + deadline.inNanoseconds
+        let timeout = stallTimeout.inNanoseconds
         while true {
-            let now = ContinuousClock.now
-            if now - lastFrameAt >= stallTimeout {
-                return fail("no frame for \(stallTimeout) (poll timed out)", at: now - startedAt)
+            let now = monotonicNanoseconds()
+            if troubled && (session == nil || now - lastAttempt >= timeout) {
+                // Watching after a stop: open the device again (abandoning a call that never returned).
+                session?.close()
+                session = nil
+                lastAttempt = now
+                reopenCount += 1
+                session = try? openSession(setup)
+                lastFrameAt = now
             }
-            let untilDeadline = deadline - (now - startedAt)
-            guard untilDeadline > .zero else { return nil }
-            let wait = min(untilDeadline, stallTimeout - (now - lastFrameAt))
-            var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&pfd, 1, Int32(max(1, milliseconds(wait))))
-            if ready < 0 {
-                if errno == EINTR { continue }
-                return fail(SystemError.now("poll").description, at: ContinuousClock.now - startedAt)
+            guard let session else {
+                // Not open: nothing can come before the next attempt.
+                let wake = min(until, lastAttempt + timeout)
+                if wake > now { waitQuietly(nanoseconds: wake - now) }
+                if monotonicNanoseconds() >= until { return nil }
+                continue
             }
-            if ready == 0 { continue }
-            if pfd.revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 && pfd.revents & Int16(POLLIN) == 0 {
-                return fail("poll: the device reported an error (revents \(pfd.revents))", at: ContinuousClock.now - startedAt)
+            session.request()
+            let stallAt = (troubled ? lastAttempt : lastFrameAt) + timeout
+            guard let fetched = session.wait(until: min(until, stallAt)) else {
+                let after = monotonicNanoseconds()
+                if after >= until && until <= stallAt { return nil }
+                if troubled { continue }  // still nothing: the next turn opens it again
+                return trouble("no frame for \(formatMilliseconds(stallTimeout)): the camera stopped delivering", at: after)
             }
-            switch streaming ? dequeue() : readFrame() {
+            switch fetched {
+            case .frame(let gray, let width, let height, let capturedAt, let dropped, let skipped):
+                badInARow = 0
+                framesDropped += dropped
+                framesSkipped += skipped
+                lastFrameAt = monotonicNanoseconds()
+                let timestamp = max(lastTimestamp, .nanoseconds(max(0, capturedAt - startedAt)))
+                lastTimestamp = timestamp
+                let frame = Frame(width: width, height: height, bytes: gray, timestamp: timestamp, index: frameIndex)
+                frameIndex += 1
+                if troubled {
+                    troubled = false
+                    held = frame
+                    return .recovered(at: timestamp)
+                }
+                return .frame(frame)
             case .bad(let reason):
                 framesSkipped += 1
                 badInARow += 1
-                if badInARow >= Self.badFramesInARow {
-                    return fail("\(badInARow) bad frames in a row (the last: \(reason))", at: ContinuousClock.now - startedAt)
+                if badInARow >= Self.badFramesInARow && !troubled {
+                    return trouble("\(badInARow) bad frames in a row (the last: \(reason))", at: monotonicNanoseconds())
                 }
-                continue
-            case .frame(let bytes):
-                badInARow = 0
-                let time = ContinuousClock.now - startedAt
-                lastFrameAt = .now
-                defer { frameIndex += 1 }
-                return .frame(Frame(width: format!.width, height: format!.height, bytes: bytes, timestamp: time, index: frameIndex))
-            case .notYet:
-                continue
             case .failed(let reason):
-                return fail(reason, at: ContinuousClock.now - startedAt)
+                self.session = nil
+                if !troubled { return trouble(reason, at: monotonicNanoseconds()) }
             }
         }
+    }
+
+    /// How many bad frames in a row stop the camera: one is the odd frame real cameras deliver,
+    /// a second's worth is a camera that has stopped delivering.
+    public static let badFramesInARow = 30
+
+    private func trouble(_ reason: String, at now: Int64) -> CameraEvent {
+        troubled = true
+        lastAttempt = now
+        let said = LibV4L2Log.take()
+        return .trouble(
+            .stopped(reason: "\(path): \(reason)" + (said.isEmpty ? "" : " (libv4l2: \(said))")), at: .nanoseconds(now - startedAt))
+    }
+
+    private func waitQuietly(nanoseconds: Int64) {
+        var pause = timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
+        var left = timespec()
+        while nanosleep(&pause, &left) != 0 && errno == EINTR { pause = left }
     }
 
     // MARK: - Opening and negotiating
 
-    private func open() throws(CameraTrouble) {
+    /// Opens the device and checks it is a capture device; its descriptor through libv4l2.
+    private func open() throws(CameraTrouble) -> Int32 {
         let raw = Glibc.open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
         guard raw >= 0 else { throw Self.trouble(openErrno: errno, path: path) }
         // Ask the device itself first: libv4l2 prints to stderr when a file is not a video device.
         var cap = v4l2_capability()
-        if ioctl(raw, UInt(fieldrig_VIDIOC_QUERYCAP()), &cap) < 0 {
+        if Glibc.ioctl(raw, UInt(fieldrig_VIDIOC_QUERYCAP()), &cap) < 0 {
             let code = errno
             close(raw)
             if code == ENOTTY || code == EINVAL { throw .cannotScan }
+            if code == ENODEV { throw .cannotScan }
             throw .stopped(reason: "VIDIOC_QUERYCAP on \(path): \(errnoDescription(code)) (errno \(code))")
         }
         let caps = cap.capabilities & UInt32(V4L2_CAP_DEVICE_CAPS) != 0 ? cap.device_caps : cap.capabilities
@@ -146,51 +231,131 @@ public final class V4L2Camera: CameraDevice {
             close(raw)
             throw .cannotScan
         }
-        let wrapped = v4l2_fd_open(raw, 0)
-        guard wrapped >= 0 else {
+        let fd = v4l2_fd_open(raw, 0)
+        guard fd >= 0 else {
             let code = errno
             close(raw)
             throw .stopped(reason: "v4l2_fd_open on \(path): \(errnoDescription(code)) (errno \(code))")
         }
-        fd = wrapped
         card = Self.string(cap.card)
         driver = Self.string(cap.driver)
-        streaming = false
-        capabilities = CameraCapabilities(canScan: true, hasTorch: false, modes: enumerateModes())
-        self.streamingOffered = caps & UInt32(V4L2_CAP_STREAMING) != 0
-        self.readOffered = caps & UInt32(V4L2_CAP_READWRITE) != 0
+        capabilities = CameraCapabilities(canScan: true, hasTorch: false, modes: Self.enumerateModes(fd))
+        streamingOffered = caps & UInt32(V4L2_CAP_STREAMING) != 0
+        readOffered = caps & UInt32(V4L2_CAP_READWRITE) != 0
+        return fd
     }
 
-    private var streamingOffered = false
-    private var readOffered = false
-
-    private func negotiate(_ setup: CameraSetup) throws(CameraTrouble) {
-        // Gray if the device (or libv4l2) gives it; otherwise YUV 4:2:0, whose first plane is gray.
-        for wanted in [fieldrig_V4L2_PIX_FMT_GREY(), fieldrig_V4L2_PIX_FMT_YUV420()] {
-            var f = v4l2_format()
-            f.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
-            f.fmt.pix.width = UInt32(setup.width)
-            f.fmt.pix.height = UInt32(setup.height)
-            f.fmt.pix.pixelformat = wanted
-            f.fmt.pix.field = V4L2_FIELD_ANY.rawValue
-            guard xioctl(fieldrig_VIDIOC_S_FMT(), &f) == 0 else { throw setUpTrouble("VIDIOC_S_FMT") }
-            let got = f.fmt.pix.pixelformat
-            if got == fieldrig_V4L2_PIX_FMT_GREY() || got == fieldrig_V4L2_PIX_FMT_YUV420() || got == fieldrig_V4L2_PIX_FMT_YUYV() {
-                pixelFormat = got
-                let width = Int(f.fmt.pix.width)
-                let height = Int(f.fmt.pix.height)
-                bytesPerLine = max(Int(f.fmt.pix.bytesperline), width * (got == fieldrig_V4L2_PIX_FMT_YUYV() ? 2 : 1))
-                let size = max(Int(f.fmt.pix.sizeimage), bytesPerLine * height)
-                readBuffer = [UInt8](repeating: 0, count: size)
-                format = (width, height, Self.fourcc(got), false)
-                var parm = v4l2_streamparm()
-                parm.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
-                parm.parm.capture.timeperframe = v4l2_fract(numerator: 1, denominator: UInt32(setup.framesPerSecond))
-                _ = xioctl(fieldrig_VIDIOC_S_PARM(), &parm)  // a hint: not every camera sets its rate
-                return
+    /// Opens, negotiates and starts streaming: a running session, or the trouble.
+    private func openSession(_ setup: CameraSetup) throws(CameraTrouble) -> V4L2Session {
+        var fd = try open()
+        var lastFailure: CameraTrouble? = nil
+        let candidates = Self.candidates(capabilities.modes, for: setup)
+        var index = 0
+        while index < candidates.count {
+            let candidate = candidates[index]
+            index += 1
+            do throws(CameraTrouble) {
+                guard let layout = try setFormat(fd, candidate, setup: setup) else { continue }
+                if let buffers = try mapBuffers(fd) {
+                    var type = Int32(V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue)
+                    if V4L2Session.ioctl(fd, fieldrig_VIDIOC_STREAMON(), &type) != 0 {
+                        let code = errno
+                        release(fd, buffers)
+                        guard code == ENOSPC else { throw setUpTrouble("VIDIOC_STREAMON", code: code) }
+                        // Not enough USB bandwidth for this one: the next (smaller, or compressed)
+                        // may fit. libv4l2 keeps the old buffers in mind: start again from open.
+                        lastFailure = setUpTrouble("VIDIOC_STREAMON", code: code)
+                        _ = v4l2_close(fd)
+                        fd = -1
+                        fd = try open()
+                        continue
+                    }
+                    format?.streaming = true
+                    return V4L2Session(fd: fd, path: path, layout: layout, buffers: buffers)
+                }
+                // No mmap streaming: read() whole frames (libv4l2 emulates it where the driver cannot).
+                guard readOffered || !streamingOffered else {
+                    throw .stopped(reason: "\(path) offers neither mmap streaming that works nor read()")
+                }
+                return V4L2Session(fd: fd, path: path, layout: layout, buffers: [])
+            } catch {
+                if fd >= 0 { _ = v4l2_close(fd) }
+                throw error
             }
         }
-        throw .stopped(reason: "\(path) offers neither gray nor a YUV format libv4l2 can convert")
+        _ = v4l2_close(fd)
+        throw lastFailure ?? .stopped(reason: "\(path) offers no format the rig can turn into gray")
+    }
+
+    /// A format to ask for: a native mode, or (for a camera whose formats the rig cannot read)
+    /// one libv4l2 converts to.
+    struct Candidate: Equatable {
+        var fourcc: UInt32
+        var width: Int
+        var height: Int
+        var framesPerSecond: Int
+    }
+
+    /// The native formats the rig turns into gray itself, cheapest first.
+    static let nativeFormats: [UInt32] = [
+        fieldrig_V4L2_PIX_FMT_GREY(), fieldrig_V4L2_PIX_FMT_YUYV(), fieldrig_V4L2_PIX_FMT_NV12(), fieldrig_V4L2_PIX_FMT_YUV420(),
+        fieldrig_V4L2_PIX_FMT_MJPEG(), fieldrig_V4L2_PIX_FMT_JPEG(),
+    ]
+
+    /// The modes to try, best first: those that reach the wanted rate before those that do not
+    /// (an unknown rate in between), then the size nearest the wanted one, then the cheapest
+    /// format to turn into gray. libv4l2's conversions come last, for cameras with no native
+    /// format the rig reads.
+    static func candidates(_ modes: [CameraMode], for setup: CameraSetup) -> [Candidate] {
+        let native = modes.compactMap { mode -> (CameraMode, UInt32)? in
+            let code = mode.pixelFormat.map { fourcc($0) } ?? 0
+            return nativeFormats.contains(code) ? (mode, code) : nil
+        }
+        let ranked = native.sorted { a, b in
+            func key(_ m: (CameraMode, UInt32)) -> (Int, Int, Int) {
+                let rate = m.0.framesPerSecond >= setup.framesPerSecond ? 0 : m.0.framesPerSecond == 0 ? 1 : 2
+                let distance = abs(m.0.width - setup.width) + abs(m.0.height - setup.height)
+                return (rate, distance, nativeFormats.firstIndex(of: m.1) ?? 99)
+            }
+            return key(a) < key(b)
+        }
+        var list = ranked.map { Candidate(fourcc: $0.1, width: $0.0.width, height: $0.0.height, framesPerSecond: $0.0.framesPerSecond) }
+        for converted in [fieldrig_V4L2_PIX_FMT_GREY(), fieldrig_V4L2_PIX_FMT_YUV420()] {
+            list.append(Candidate(fourcc: converted, width: setup.width, height: setup.height, framesPerSecond: setup.framesPerSecond))
+        }
+        return list
+    }
+
+    /// Asks for `candidate`; the layout the device confirmed, or nil when it gave another format.
+    private func setFormat(_ fd: Int32, _ candidate: Candidate, setup: CameraSetup) throws(CameraTrouble) -> FrameLayout? {
+        var f = v4l2_format()
+        f.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+        f.fmt.pix.width = UInt32(candidate.width)
+        f.fmt.pix.height = UInt32(candidate.height)
+        f.fmt.pix.pixelformat = candidate.fourcc
+        f.fmt.pix.field = V4L2_FIELD_ANY.rawValue
+        guard V4L2Session.ioctl(fd, fieldrig_VIDIOC_S_FMT(), &f) == 0 else { throw setUpTrouble("VIDIOC_S_FMT") }
+        guard f.fmt.pix.pixelformat == candidate.fourcc, f.fmt.pix.width > 0, f.fmt.pix.height > 0 else { return nil }
+        let width = Int(f.fmt.pix.width)
+        let height = Int(f.fmt.pix.height)
+        let perPixel = candidate.fourcc == fieldrig_V4L2_PIX_FMT_YUYV() ? 2 : 1
+        let layout = FrameLayout(
+            width: width, height: height, fourcc: candidate.fourcc,
+            bytesPerLine: max(Int(f.fmt.pix.bytesperline), width * perPixel), sizeImage: Int(f.fmt.pix.sizeimage))
+        // Ask for the wanted rate (not every camera sets one), then read back what it runs at.
+        var parm = v4l2_streamparm()
+        parm.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+        parm.parm.capture.timeperframe = v4l2_fract(numerator: 1, denominator: UInt32(max(1, setup.framesPerSecond)))
+        _ = V4L2Session.ioctl(fd, fieldrig_VIDIOC_S_PARM(), &parm)
+        var got = v4l2_streamparm()
+        got.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+        var rate = 0
+        if V4L2Session.ioctl(fd, fieldrig_VIDIOC_G_PARM(), &got) == 0, got.parm.capture.timeperframe.numerator > 0 {
+            rate = Int(got.parm.capture.timeperframe.denominator / got.parm.capture.timeperframe.numerator)
+        }
+        format = V4L2Format(
+            width: width, height: height, pixelFormat: Self.fourcc(candidate.fourcc), framesPerSecond: rate, streaming: false)
+        return layout
     }
 
     /// The trouble a failed set-up call means. A UVC camera refuses a second program at S_FMT,
@@ -199,152 +364,84 @@ public final class V4L2Camera: CameraDevice {
         code == EBUSY ? .busy : .stopped(reason: SystemError("\(call) on \(path)", code: code).description)
     }
 
-    private func beginStreaming() throws(CameraTrouble) {
-        if streamingOffered {
-            var request = v4l2_requestbuffers()
-            request.count = 4
-            request.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
-            request.memory = V4L2_MEMORY_MMAP.rawValue
-            let requested = xioctl(fieldrig_VIDIOC_REQBUFS(), &request)
-            if requested != 0 {
-                let code = errno
-                // EINVAL: no mmap streaming after all, so read() below. Anything else but busy is
-                // the device's own failure: named, unless read() can still serve the frames.
-                if code == EBUSY || (code != EINVAL && !readOffered) { throw setUpTrouble("VIDIOC_REQBUFS", code: code) }
-            }
-            if requested == 0, request.count > 0 {
-                for index in 0..<request.count {
-                    var buffer = v4l2_buffer()
-                    buffer.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
-                    buffer.memory = V4L2_MEMORY_MMAP.rawValue
-                    buffer.index = index
-                    guard xioctl(fieldrig_VIDIOC_QUERYBUF(), &buffer) == 0,
-                        let start = v4l2_mmap(nil, Int(buffer.length), PROT_READ | PROT_WRITE, MAP_SHARED, fd, Int64(buffer.m.offset)),
-                        start != MAP_FAILED
-                    else { throw .stopped(reason: SystemError.now("mapping buffer \(index) of \(path)").description) }
-                    buffers.append((start, Int(buffer.length)))
-                    guard xioctl(fieldrig_VIDIOC_QBUF(), &buffer) == 0 else {
-                        throw .stopped(reason: SystemError.now("VIDIOC_QBUF on \(path)").description)
-                    }
+    /// Four mmap buffers, queued; nil when the device cannot stream with mmap and read() is the
+    /// way (no streaming offered, REQBUFS refused, or a buffer that cannot be mapped) and the
+    /// device offers read().
+    private func mapBuffers(_ fd: Int32) throws(CameraTrouble) -> [(start: UnsafeMutableRawPointer, length: Int)]? {
+        guard streamingOffered else { return nil }
+        var request = v4l2_requestbuffers()
+        request.count = 4
+        request.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+        request.memory = V4L2_MEMORY_MMAP.rawValue
+        if V4L2Session.ioctl(fd, fieldrig_VIDIOC_REQBUFS(), &request) != 0 {
+            let code = errno
+            // EINVAL: no mmap streaming after all. Anything else but busy is the device's own
+            // failure: named, unless read() can still serve the frames.
+            if code == EBUSY || (code != EINVAL && !readOffered) { throw setUpTrouble("VIDIOC_REQBUFS", code: code) }
+            return nil
+        }
+        guard request.count > 0 else { return nil }
+        var buffers: [(start: UnsafeMutableRawPointer, length: Int)] = []
+        for index in 0..<request.count {
+            var buffer = v4l2_buffer()
+            buffer.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+            buffer.memory = V4L2_MEMORY_MMAP.rawValue
+            buffer.index = index
+            var failure: String? = nil
+            if V4L2Session.ioctl(fd, fieldrig_VIDIOC_QUERYBUF(), &buffer) != 0 {
+                failure = SystemError("VIDIOC_QUERYBUF on \(path)", code: errno).description
+            } else if let start = v4l2_mmap(nil, Int(buffer.length), PROT_READ | PROT_WRITE, MAP_SHARED, fd, Int64(buffer.m.offset)),
+                start != MAP_FAILED
+            {
+                buffers.append((start, Int(buffer.length)))
+                if V4L2Session.ioctl(fd, fieldrig_VIDIOC_QBUF(), &buffer) != 0 {
+                    failure = SystemError("VIDIOC_QBUF on \(path)", code: errno).description
                 }
-                var type = Int32(V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue)
-                guard xioctl(fieldrig_VIDIOC_STREAMON(), &type) == 0 else { throw setUpTrouble("VIDIOC_STREAMON") }
-                streaming = true
-                format?.streaming = true
-                return
-            }
-        }
-        // No mmap streaming: read() whole frames (libv4l2 emulates it where the driver cannot).
-        guard readOffered || streamingOffered else { throw .stopped(reason: "\(path) offers neither streaming nor read()") }
-        streaming = false
-    }
-
-    // MARK: - Frames
-
-    private enum Outcome {
-        case frame([UInt8])
-        case notYet
-        /// One bad frame (short, or flagged by the driver): skipped and counted.
-        case bad(String)
-        case failed(String)
-    }
-
-    /// How many bad frames in a row stop the camera: one is the odd frame real cameras deliver,
-    /// a second's worth is a camera that has stopped delivering.
-    public static let badFramesInARow = 30
-
-    private func dequeue() -> Outcome {
-        var buffer = v4l2_buffer()
-        buffer.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
-        buffer.memory = V4L2_MEMORY_MMAP.rawValue
-        if xioctl(fieldrig_VIDIOC_DQBUF(), &buffer) != 0 {
-            if errno == EAGAIN { return .notYet }
-            return .failed(SystemError.now("VIDIOC_DQBUF").description)
-        }
-        guard Int(buffer.index) < buffers.count else {
-            return .failed("VIDIOC_DQBUF: the driver named buffer \(buffer.index) of \(buffers.count)")
-        }
-        let source = buffers[Int(buffer.index)]
-        let flagged = buffer.flags & UInt32(V4L2_BUF_FLAG_ERROR) != 0
-        let gray = flagged ? nil : grayBytes(UnsafeRawBufferPointer(start: source.start, count: min(source.length, Int(buffer.bytesused))))
-        guard xioctl(fieldrig_VIDIOC_QBUF(), &buffer) == 0 else {
-            return .failed(SystemError.now("VIDIOC_QBUF").description)
-        }
-        if flagged { return .bad("the driver flagged a frame as damaged") }
-        return gray.map { .frame($0) } ?? .bad("a frame of \(buffer.bytesused) bytes is shorter than its format")
-    }
-
-    private func readFrame() -> Outcome {
-        let count = readBuffer.count
-        let n = readBuffer.withUnsafeMutableBytes { v4l2_read(fd, $0.baseAddress, count) }
-        if n < 0 {
-            if errno == EAGAIN || errno == EINTR { return .notYet }
-            return .failed(SystemError.now("read").description)
-        }
-        if n == 0 { return .failed("read: the device ended its stream") }
-        return readBuffer.withUnsafeBytes { grayBytes(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }.map { .frame($0) }
-            ?? .bad("read: a frame of \(n) bytes is shorter than its format")
-    }
-
-    /// The gray pixels of one frame in the negotiated format, rows packed; nil when it is short.
-    private func grayBytes(_ data: UnsafeRawBufferPointer) -> [UInt8]? {
-        guard let format else { return nil }
-        let width = format.width
-        let height = format.height
-        let yuyv = pixelFormat == fieldrig_V4L2_PIX_FMT_YUYV()
-        guard data.count >= bytesPerLine * (height - 1) + width * (yuyv ? 2 : 1) else { return nil }
-        var out = [UInt8](repeating: 0, count: width * height)
-        for y in 0..<height {
-            let row = y * bytesPerLine
-            if yuyv {
-                for x in 0..<width { out[y * width + x] = data[row + 2 * x] }
             } else {
-                out.withUnsafeMutableBytes { dst in
-                    dst.baseAddress!.advanced(by: y * width).copyMemory(from: data.baseAddress!.advanced(by: row), byteCount: width)
-                }
+                failure = SystemError("mapping buffer \(index) of \(path)", code: errno).description
+            }
+            if let failure {
+                release(fd, buffers)
+                if readOffered { return nil }
+                throw .stopped(reason: failure)
             }
         }
-        return out
+        return buffers
     }
 
-    private func fail(_ reason: String, at time: Duration) -> CameraEvent {
-        failed = true
-        return .trouble(.stopped(reason: "\(path): \(reason)"), at: time)
+    /// Unmaps `buffers` and gives them back to the driver.
+    private func release(_ fd: Int32, _ buffers: [(start: UnsafeMutableRawPointer, length: Int)]) {
+        for buffer in buffers { _ = v4l2_munmap(buffer.start, buffer.length) }
+        var none = v4l2_requestbuffers()
+        none.count = 0
+        none.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+        none.memory = V4L2_MEMORY_MMAP.rawValue
+        _ = V4L2Session.ioctl(fd, fieldrig_VIDIOC_REQBUFS(), &none)
     }
 
     // MARK: - Helpers
 
-    private func xioctl<T>(_ request: UInt, _ argument: inout T) -> Int32 {
-        switch retryingInterrupts("ioctl", { withUnsafeMutablePointer(to: &argument) { fieldrig_v4l2_ioctl(fd, request, $0) } }) {
-        case .success(let result): return result
-        case .failure(let error):
-            // Leave errno as the call set it, for the caller's message.
-            errno = error.code
-            return -1
-        }
-    }
-
-    private func enumerateModes() -> [CameraMode] {
+    static func enumerateModes(_ fd: Int32) -> [CameraMode] {
         var modes: [CameraMode] = []
         var index: UInt32 = 0
-        while true {
+        while index < 64 {
             var description = v4l2_fmtdesc()
             description.index = index
             description.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
-            guard xioctl(fieldrig_VIDIOC_ENUM_FMT(), &description) == 0 else { break }
+            guard V4L2Session.ioctl(fd, fieldrig_VIDIOC_ENUM_FMT(), &description) == 0 else { break }
             index += 1
             // libv4l2 lists the formats it converts to as well: only the camera's own are its modes.
-            if description.flags & UInt32(V4L2_FMT_FLAG_EMULATED) != 0 {
-                if index > 64 { break }
-                continue
-            }
+            if description.flags & UInt32(V4L2_FMT_FLAG_EMULATED) != 0 { continue }
             let fourcc = Self.fourcc(description.pixelformat)
             var sizeIndex: UInt32 = 0
             while sizeIndex < 64 {
                 var size = v4l2_frmsizeenum()
                 size.index = sizeIndex
                 size.pixel_format = description.pixelformat
-                guard xioctl(fieldrig_VIDIOC_ENUM_FRAMESIZES(), &size) == 0, size.type == V4L2_FRMSIZE_TYPE_DISCRETE.rawValue else { break }
+                guard V4L2Session.ioctl(fd, fieldrig_VIDIOC_ENUM_FRAMESIZES(), &size) == 0, size.type == V4L2_FRMSIZE_TYPE_DISCRETE.rawValue
+                else {
+                    break
+                }
                 let width = size.discrete.width
                 let height = size.discrete.height
                 var interval = v4l2_frmivalenum()
@@ -352,8 +449,8 @@ public final class V4L2Camera: CameraDevice {
                 interval.width = width
                 interval.height = height
                 let fps: Int
-                if xioctl(fieldrig_VIDIOC_ENUM_FRAMEINTERVALS(), &interval) == 0, interval.type == V4L2_FRMIVAL_TYPE_DISCRETE.rawValue,
-                    interval.discrete.numerator > 0
+                if V4L2Session.ioctl(fd, fieldrig_VIDIOC_ENUM_FRAMEINTERVALS(), &interval) == 0,
+                    interval.type == V4L2_FRMIVAL_TYPE_DISCRETE.rawValue, interval.discrete.numerator > 0
                 {
                     fps = Int(interval.discrete.denominator / interval.discrete.numerator)
                 } else {
@@ -363,7 +460,6 @@ public final class V4L2Camera: CameraDevice {
                 if !modes.contains(mode) { modes.append(mode) }
                 sizeIndex += 1
             }
-            if index > 64 { break }
         }
         return modes
     }
@@ -382,11 +478,49 @@ public final class V4L2Camera: CameraDevice {
         String(decoding: (0..<4).map { UInt8((code >> (8 * $0)) & 0xFF) }, as: UTF8.self)
     }
 
+    static func fourcc(_ name: String) -> UInt32 {
+        let bytes = Array(name.utf8.prefix(4)) + [UInt8](repeating: 0x20, count: max(0, 4 - name.utf8.count))
+        return bytes.enumerated().reduce(0) { $0 | UInt32($1.element) << (8 * UInt32($1.offset)) }
+    }
+
     static func string<T>(_ tuple: T) -> String {
         withUnsafeBytes(of: tuple) { raw in String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self) }
     }
 }
 
-func milliseconds(_ d: Duration) -> Int {
-    Int(d.inMilliseconds)
+/// libv4l2's own messages ("libv4l2: error ..."), kept out of the person's terminal: it writes
+/// them to a file of ours, and the camera adds the last one to the reason it logs.
+final class LibV4L2Log: @unchecked Sendable {
+    private static let shared = LibV4L2Log()
+    private let file: UnsafeMutablePointer<FILE>?
+    private let lock = NSLock()
+    private var read = 0
+
+    private init() {
+        file = tmpfile()
+        if let file { fieldrig_v4l2_log_to(file) }
+    }
+
+    static func capture() { _ = shared }
+
+    /// The last line libv4l2 wrote since the last call, or "".
+    static func take() -> String { shared.take() }
+
+    private func take() -> String {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let file else { return "" }
+        fflush(file)
+        let end = Int(ftell(file))
+        guard end > read else { return "" }
+        var bytes = [UInt8](repeating: 0, count: min(end - read, 4096))
+        let from = end - bytes.count
+        let fd = fileno(file)
+        let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, off_t(from)) }
+        read = end
+        guard n > 0 else { return "" }
+        let text = String(decoding: bytes.prefix(n), as: UTF8.self)
+        let line = text.split(separator: "\n").last.map(String.init) ?? ""
+        return line.hasPrefix("libv4l2: ") ? String(line.dropFirst(9)) : line
+    }
 }

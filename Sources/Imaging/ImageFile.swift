@@ -176,3 +176,24 @@ extension Collection where Element == UInt8 {
         Array(zip(self, dropFirst()))
     }
 }
+
+extension ImageFile {
+    /// The luma of one Motion-JPEG frame from a webcam, or nil when it is damaged: cut short
+    /// (no end marker), undecodable, or decoded with warnings (libjpeg invents what it lost).
+    /// Frames without Huffman tables, as many UVC cameras send them, decode with the standard
+    /// tables.
+    public static func decodeMotionJPEG(_ data: UnsafeRawBufferPointer) -> Frame? {
+        PixHandle.silenceLibrary()
+        guard data.count > 4, data[0] == 0xFF, data[1] == 0xD8 else { return nil }
+        // Some cameras pad a frame after its end marker: look for it near the end.
+        let tail = data.suffix(64)
+        guard zip(tail, tail.dropFirst()).contains(where: { $0 == (0xFF, 0xD9) }) else { return nil }
+        var warnings: Int32 = 0
+        let pix = PixHandle(
+            pixReadMemJpeg(
+                data.baseAddress!.assumingMemoryBound(to: UInt8.self), data.count, 0, 1, &warnings, Int32(L_JPEG_READ_LUMINANCE)))
+        guard let pix, warnings == 0 else { return nil }
+        guard pix.depth == 8 else { return toGray(pix)?.frame() }
+        return pix.frame()
+    }
+}

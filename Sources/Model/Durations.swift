@@ -5,6 +5,9 @@ extension Duration {
     /// Whole milliseconds, rounded towards zero.
     public var inMilliseconds: Int64 { components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000 }
 
+    /// Whole nanoseconds, rounded towards zero.
+    public var inNanoseconds: Int64 { components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000 }
+
     /// Whole microseconds, rounded towards zero.
     public var inMicroseconds: Int64 { components.seconds * 1_000_000 + components.attoseconds / 1_000_000_000_000 }
 }

@@ -58,7 +58,8 @@ public final class CameraPump {
                 framesRead += 1
                 deliver(.frame(reader.read(frame), at: at))
             case .trouble(let trouble, _):
-                startedAt = nil
+                // A camera that keeps trying on its own is still asked, for its recovery.
+                if !camera.recoversOnItsOwn { startedAt = nil }
                 deliver(.trouble(trouble))
             case .recovered:
                 deliver(.recovered)

@@ -11,7 +11,8 @@ enum CamerasCommand: Command {
         Usage: fieldrig cameras [DEVICE...]
 
         Opens each V4L2 device (every /dev/video* when none is named) and prints its name, driver
-        and the sizes and rates it offers, or the trouble the scan sheet would show for it.
+        and the sizes, pixel formats and rates it offers, or the trouble the scan sheet would show
+        for it: a camera another program is using is shown as busy.
         """
     static let notes = """
         Exit codes: 0 listed (even when none is present), 2 wrong usage.
@@ -35,7 +36,7 @@ enum CamerasCommand: Command {
             }
             let camera = V4L2Camera(path: path)
             do {
-                try camera.probe()
+                try camera.probeInUse()
                 emit("\(path): \(camera.card) (\(camera.driver))")
                 if camera.capabilities.modes.isEmpty { emit("  no sizes listed") }
                 for mode in camera.capabilities.modes { emit("  \(mode)") }
