@@ -2,6 +2,7 @@ import Camera
 import Durable
 import Foundation
 import Imaging
+import Reader
 
 #if canImport(Glibc)
     import Glibc
@@ -19,14 +20,23 @@ enum BenchCamerasCommand: Command {
         reads the same frames from the fake V4L2 device (FUSE) both with plain read() calls and
         through the V4L2 camera (libv4l2, poll, conversion to gray), in the same run. Prints frames
         per second for each and the camera's per-frame overhead above the raw read.
+
+        Then the mmap path as a UVC webcam gives it (the fake in --uvc mode: Motion-JPEG 1280x720
+        at 30 fps, buffers through the page cache): frames delivered a second and each frame's age
+        at delivery (capture timestamp to the frame in hand), median and p90, once taking frames
+        as fast as they come and once reading each one (barcodes and text, one pass) before
+        asking for the next, as the live screen does.
         """
 
     enum Option: CommandOption {
         case frames
+        case webcamFrames
 
         var spec: OptionSpec {
             switch self {
             case .frames: .integer("--frames", "N", 10...1_000_000, default: 300, "frames per measurement (default 300)")
+            case .webcamFrames:
+                .integer("--webcam-frames", "N", 5...100_000, default: 60, "frames per mmap measurement, at 30 a second (default 60)")
             }
         }
     }
@@ -95,7 +105,55 @@ enum BenchCamerasCommand: Command {
             String(
                 format: "V4L2 camera overhead above the raw read: %.2f ms a frame (%.2fx the raw read's time)", overhead,
                 seconds(cameraTime) / seconds(rawTime)))
+        camera.stop()
+
+        // The mmap path, as a UVC webcam gives it: Motion-JPEG through buffers in the page cache.
+        let webcam = try FakeV4L2Mount(frames: frames, options: ["--uvc", "--loop"], binary: binary)
+        let reader: FrameReader
+        do {
+            reader = try FrameReader()
+        } catch {
+            throw CommandFailure("\(error)")
+        }
+        for reading in [false, true] {
+            let (rate, ages, format) = try frameAges(webcam.path, count: options.integer(.webcamFrames)) { frame in
+                if reading { _ = reader.read(frame) }
+            }
+            let (median, p90) = percentiles(ages)
+            let interval = Duration.seconds(1) / max(1, format.framesPerSecond)
+            emit(
+                "V4L2 camera, mmap \(format.pixelFormat) \(format.width)x\(format.height) at \(format.framesPerSecond) fps, "
+                    + (reading ? "reading each frame: " : "taking frames:      ")
+                    + String(format: "%5.1f frames/s, ", rate)
+                    + "frame age median \(formatMilliseconds(median)), p90 \(formatMilliseconds(p90)) "
+                    + "(one frame interval: \(formatMilliseconds(interval)))")
+        }
         return ExitCode.success
+    }
+
+    /// Frames delivered a second by a V4L2 camera on `path`, and each frame's age when it was in
+    /// hand (capture timestamp to delivery), with `use` run on each frame before the next.
+    static func frameAges(_ path: String, count: Int, use: (Frame) -> Void) throws -> (Double, [Duration], V4L2Format) {
+        let camera = V4L2Camera(path: path)
+        do {
+            try camera.start(.label)
+        } catch {
+            throw CommandFailure("\(path): \(error)")
+        }
+        defer { camera.stop() }
+        guard let format = camera.format else { throw CommandFailure("\(path): no format negotiated") }
+        // The first frame waits for the stream to start: not counted.
+        _ = camera.nextEvent(before: .seconds(1_000_000))
+        var ages: [Duration] = []
+        let start = ContinuousClock.now
+        while ages.count < count {
+            guard case .frame(let frame)? = camera.nextEvent(before: .seconds(1_000_000)) else {
+                throw CommandFailure("\(path): the camera stopped after \(ages.count) frames")
+            }
+            ages.append(camera.age(of: frame))
+            use(frame)
+        }
+        return (Double(count) / seconds(ContinuousClock.now - start), ages, format)
     }
 
     static func measure(_ count: Int, _ body: () -> Void) -> Duration {
