@@ -79,6 +79,21 @@ struct CameraCommandTests {
         #expect(run.stdout == "\(device.path): Field rig fake camera (fake-v4l2)\n  64x48 YUYV at 30 fps\n")
     }
 
+    @Test(
+        "cameras shows a webcam another program is streaming from as busy, not as fine",
+        .enabled(if: FakeV4L2Mount.available, "FUSE is not available here, so no fake webcam can be mounted"))
+    func camerasShowsBusy() throws {
+        let frame = Frame(width: 64, height: 48, bytes: [UInt8](repeating: 90, count: 64 * 48))
+        let device = try FakeV4L2Mount.beside(frames: [frame], options: ["--mmap", "--loop"])
+        let holder = V4L2Camera(path: device.path)
+        try holder.start(CameraSetup(purpose: .label, torch: false, framesPerSecond: 30, width: 64, height: 48, liveHighlighting: true))
+        let busy = try fieldrig("cameras", device.path)
+        #expect(busy.stdout == "\(device.path): busy: another program is using it\n")
+        holder.stop()
+        let free = try fieldrig("cameras", device.path)
+        #expect(free.stdout == "\(device.path): Field rig fake camera (fake-v4l2)\n  64x48 GREY at 30 fps\n")
+    }
+
     @Test("cameras names a path that is not a camera, and one with nothing there, each as such")
     func cameras() throws {
         let run = try fieldrig("cameras", "Package.swift", "/dev/video-none")
