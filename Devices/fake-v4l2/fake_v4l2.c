@@ -811,7 +811,7 @@ static int usage(const char *why) {
             "  --no-dht                   MJPEG frames without Huffman tables\n"
             "  --mmap                     mmap streaming through the page cache, no read()\n"
             "  --streaming                with read(), offer streaming too (its mmap fails)\n"
-            "  --open-error busy|denied   open() fails\n"
+            "  --open-error busy|denied|gone  open() fails (EBUSY, EACCES, ENODEV)\n"
             "  --no-capture               not a capture device\n"
             "  --loop                     play the frames for ever (else the stream ends)\n"
             "  --vanish-after N           unplugged after N frames (ENODEV)\n"
@@ -874,7 +874,8 @@ int main(int argc, char **argv) {
             i++;
             if (strcmp(v, "busy") == 0) dev.open_error = EBUSY;
             else if (strcmp(v, "denied") == 0) dev.open_error = EACCES;
-            else return usage("--open-error takes busy or denied");
+            else if (strcmp(v, "gone") == 0) dev.open_error = ENODEV;
+            else return usage("--open-error takes busy, denied or gone");
         } else if (strcmp(a, "--vanish-after") == 0 && v) dev.vanish_after = atol(argv[++i]);
         else if (strcmp(a, "--no-capture") == 0) dev.no_capture = 1;
         else if (strcmp(a, "--loop") == 0) dev.loop = 1;

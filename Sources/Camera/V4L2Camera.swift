@@ -46,6 +46,8 @@ public final class V4L2Camera: CameraDevice {
     public private(set) var driver = ""
     /// The negotiated format, once started.
     public private(set) var format: V4L2Format? = nil
+    /// The errno of the last failed open (ENODEV: a device file with no device behind it).
+    public private(set) var openErrno: Int32? = nil
 
     /// How long without a frame before the camera counts as stopped.
     public var stallTimeout: Duration = .seconds(3)
@@ -216,14 +218,22 @@ public final class V4L2Camera: CameraDevice {
     /// Opens the device and checks it is a capture device; its descriptor through libv4l2.
     private func open() throws(CameraTrouble) -> Int32 {
         let raw = Glibc.open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
-        guard raw >= 0 else { throw Self.trouble(openErrno: errno, path: path) }
+        guard raw >= 0 else {
+            let code = errno
+            openErrno = code
+            throw Self.trouble(openErrno: code, path: path)
+        }
+        openErrno = nil
         // Ask the device itself first: libv4l2 prints to stderr when a file is not a video device.
         var cap = v4l2_capability()
         if Glibc.ioctl(raw, UInt(fieldrig_VIDIOC_QUERYCAP()), &cap) < 0 {
             let code = errno
             close(raw)
             if code == ENOTTY || code == EINVAL { throw .cannotScan }
-            if code == ENODEV { throw .cannotScan }
+            if code == ENODEV {
+                openErrno = code
+                throw .cannotScan
+            }
             throw .stopped(reason: "VIDIOC_QUERYCAP on \(path): \(errnoDescription(code)) (errno \(code))")
         }
         let caps = cap.capabilities & UInt32(V4L2_CAP_DEVICE_CAPS) != 0 ? cap.device_caps : cap.capabilities

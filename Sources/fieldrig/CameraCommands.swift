@@ -1,4 +1,5 @@
 import Camera
+import Durable
 import Foundation
 import Imaging
 import Reader
@@ -41,7 +42,12 @@ enum CamerasCommand: Command {
                 if camera.capabilities.modes.isEmpty { emit("  no sizes listed") }
                 for mode in camera.capabilities.modes { emit("  \(mode)") }
             } catch {
-                emit("\(path): \(troubleSentence(error))")
+                if error == .cannotScan, let code = camera.openErrno, code == ENODEV || code == ENXIO {
+                    // The file is there but nothing answers behind it: not the same as a wrong file.
+                    emit("\(path): no device behind it (\(errnoDescription(code))): unplugged, or its driver is gone")
+                } else {
+                    emit("\(path): \(troubleSentence(error))")
+                }
             }
         }
         return ExitCode.success

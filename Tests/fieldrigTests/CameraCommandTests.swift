@@ -94,6 +94,16 @@ struct CameraCommandTests {
         #expect(free.stdout == "\(device.path): Field rig fake camera (fake-v4l2)\n  64x48 GREY at 30 fps\n")
     }
 
+    @Test(
+        "cameras names a device file with no device behind it (ENODEV at open) as gone, not as a wrong file",
+        .enabled(if: FakeV4L2Mount.available, "FUSE is not available here, so no fake webcam can be mounted"))
+    func camerasShowsGone() throws {
+        let frame = Frame(width: 64, height: 48, bytes: [UInt8](repeating: 90, count: 64 * 48))
+        let device = try FakeV4L2Mount.beside(frames: [frame], options: ["--open-error", "gone"])
+        let run = try fieldrig("cameras", device.path)
+        #expect(run.stdout == "\(device.path): no device behind it (No such device): unplugged, or its driver is gone\n")
+    }
+
     @Test("cameras names a path that is not a camera, and one with nothing there, each as such")
     func cameras() throws {
         let run = try fieldrig("cameras", "Package.swift", "/dev/video-none")
