@@ -25,7 +25,11 @@ let package = Package(
         // OpenSSL wrapped once for what proves things: digests, MACs, P-256 signatures.
         .target(name: "Crypto", dependencies: ["Model", "COpenSSL"]),
         .target(name: "Imaging", dependencies: ["Model", "CLeptonica", "CQRencode", "Durable"]),
-        .target(name: "Reader", dependencies: ["Model", "Imaging", "CZBar", "CTesseract"]),
+        // zxing-cpp (C++) behind a C interface of ours: the 2-D codes zbar does not read.
+        .target(
+            name: "CZXing", path: "Sources/CZXing", cxxSettings: [.unsafeFlags(["-std=c++17", "-Wall"])],
+            linkerSettings: [.linkedLibrary("ZXing")]),
+        .target(name: "Reader", dependencies: ["Model", "Imaging", "CZBar", "CTesseract", "CZXing"]),
         .target(name: "Camera", dependencies: ["Model", "Imaging", "Durable", "CV4L2"]),
         .target(name: "Register", dependencies: ["Model", "CSQLite", "Crypto", "Durable"]),
         // The core: screens as pure state machines, and the serial extractor. Plain values in and out.

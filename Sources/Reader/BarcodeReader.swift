@@ -1,12 +1,15 @@
 import CZBar
 import Imaging
 
-/// Reads every barcode in a gray frame with zbar: EAN/UPC, Code 128/93/39, Codabar, ITF, DataBar, QR.
+/// Reads every barcode in a gray frame: zbar for EAN/UPC, Code 128/93/39, Codabar, ITF, DataBar
+/// and QR; zxing-cpp for what zbar cannot (DataMatrix, PDF417, Aztec, Micro QR); and, when neither
+/// finds anything, zxing-cpp again on the inverted frame for codes printed light on dark.
 ///
 /// One scanner is kept and reused across frames. Not for sharing between threads: give each
 /// thread its own reader.
 public final class BarcodeReader {
     private let scanner: OpaquePointer
+    private let matrix = MatrixCodeReader()
 
     public init() throws(ReaderError) {
         guard let scanner = zbar_image_scanner_create() else { throw ReaderError(kind: .zbarUnavailable) }
@@ -29,9 +32,23 @@ public final class BarcodeReader {
     /// zbar scans every Nth row and column.
     static let scanDensity: Int32 = 2
 
-    /// Every symbol in `frame`, in the order zbar found them.
+    /// Every symbol in `frame`: zbar's in the order it found them, then zxing-cpp's.
     public func read(_ frame: Frame) -> [BarcodeSymbol] {
         let frame = frame.packed()
+        var symbols = readWithZBar(frame)
+        for symbol in matrix.read(frame)
+        where !symbols.contains(where: { $0.value == symbol.value && $0.box.intersectionArea(symbol.box) > 0 }) {
+            symbols.append(symbol)
+        }
+        if symbols.isEmpty {
+            // Nothing dark on light: a code printed light on dark reads as itself inverted.
+            symbols = matrix.read(Frame(width: frame.width, height: frame.height, bytes: frame.bytes.map { 255 - $0 }), formats: .all)
+        }
+        return symbols
+    }
+
+    /// zbar's symbols in a packed frame.
+    public func readWithZBar(_ frame: Frame) -> [BarcodeSymbol] {
         guard let image = zbar_image_create() else { return [] }
         defer { zbar_image_destroy(image) }
         zbar_image_set_format(image, fieldrig_zbar_fourcc_y800())

@@ -9,7 +9,8 @@ enum BenchReadCommand: Command {
     static let about = """
         Usage: fieldrig bench read [options] [FILE...]
 
-        Times reading each image in this process on one core: barcodes only (zbar), printed text
+        Times reading each image in this process on one core: each barcode engine alone (zbar,
+        and zxing-cpp for the 2-D codes zbar cannot read), barcodes only (both), printed text
         only (tesseract) and the same pass (both), as the median and 90th percentile per frame.
         Then times the whole tool, 'fieldrig read FILE...', against running the 'zbarimg' and
         'tesseract' command-line tools on each file, in the same run, and prints the ratio.
@@ -41,6 +42,24 @@ enum BenchReadCommand: Command {
 
         emit("Reading \(frames.count) images, \(runs) runs each, one core (\(frames[0].width)x\(frames[0].height) first).")
         emit("pass          median      p90")
+        // The barcode pass's two engines on their own: zbar (linear codes and QR) and zxing-cpp
+        // (the 2-D codes zbar cannot read).
+        let matrix = MatrixCodeReader()
+        let packed = frames.map { $0.packed() }
+        for (label, engine) in [
+            ("  zbar", { (f: Frame) in _ = reader.barcodes.readWithZBar(f) }), ("  zxing 2-D", { (f: Frame) in _ = matrix.read(f) }),
+        ] {
+            var samples: [Duration] = []
+            for _ in 0..<runs {
+                for frame in packed {
+                    let start = ContinuousClock.now
+                    engine(frame)
+                    samples.append(ContinuousClock.now - start)
+                }
+            }
+            let (median, p90) = percentiles(samples)
+            emit("\(label.padding(toLength: 12, withPad: " ", startingAt: 0))  \(ms(median).padded(8))  \(ms(p90).padded(8))")
+        }
         var sameMedian = Duration.zero
         for (label, passes) in [("barcodes", FrameReader.Passes.barcodes), ("text", .text), ("same pass", .all)] {
             var samples: [Duration] = []

@@ -1,0 +1,57 @@
+// The C interface of include/fieldrig_zxing.h over zxing-cpp 1.4.
+#define ZX_USE_UTF8 1
+#include "fieldrig_zxing.h"
+
+#include <ZXing/ReadBarcode.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <string>
+
+extern "C" int fieldrig_zxing_read(const unsigned char *gray, int width, int height, int stride, int which,
+                                   fieldrig_zxing_symbol **out) {
+    *out = nullptr;
+    if (!gray || width <= 0 || height <= 0 || stride < width) return -1;
+    try {
+        using ZXing::BarcodeFormat;
+        ZXing::DecodeHints hints;
+        hints.setFormats(which == FIELDRIG_ZXING_MATRIX_ONLY
+                             ? BarcodeFormat::DataMatrix | BarcodeFormat::PDF417 | BarcodeFormat::Aztec | BarcodeFormat::MicroQRCode
+                             : BarcodeFormat::Any);
+        hints.setTryHarder(true);
+        hints.setTryRotate(true);
+        auto results = ZXing::ReadBarcodes(ZXing::ImageView(gray, width, height, ZXing::ImageFormat::Lum, stride), hints);
+        int count = 0;
+        for (const auto &r : results) count += r.isValid() ? 1 : 0;
+        if (count == 0) return 0;
+        auto *symbols = static_cast<fieldrig_zxing_symbol *>(calloc((size_t)count, sizeof(fieldrig_zxing_symbol)));
+        if (!symbols) return -1;
+        int i = 0;
+        for (const auto &r : results) {
+            if (!r.isValid()) continue;
+            fieldrig_zxing_symbol &s = symbols[i++];
+            std::string text = r.text();
+            s.text = strdup(text.c_str());
+            s.format = ZXing::ToString(r.format());
+            std::string identifier = r.symbologyIdentifier();
+            strncpy(s.identifier, identifier.c_str(), sizeof s.identifier - 1);
+            s.gs1 = r.contentType() == ZXing::ContentType::GS1;
+            const auto &p = r.position();
+            for (int k = 0; k < 4; k++) {
+                s.x[k] = p[k].x;
+                s.y[k] = p[k].y;
+            }
+        }
+        *out = symbols;
+        return count;
+    } catch (const std::exception &) {
+        return -1;
+    }
+}
+
+extern "C" void fieldrig_zxing_free(fieldrig_zxing_symbol *symbols, int count) {
+    if (!symbols) return;
+    for (int i = 0; i < count; i++) free(symbols[i].text);
+    free(symbols);
+}

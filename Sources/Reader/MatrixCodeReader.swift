@@ -1,0 +1,72 @@
+import CZXing
+import Imaging
+
+/// Reads the codes zbar cannot with zxing-cpp: DataMatrix (GS1 DataMatrix too), PDF417, Aztec
+/// and Micro QR, upright or rotated; and, on a frame given inverted, every format (codes printed
+/// light on dark).
+///
+/// GS1 content keeps its element strings as encoded, FNC1 separators included (as the GS
+/// character, U+001D), so the AIs can be split exactly. Symbologies are named as zbar names its
+/// own ("DATAMATRIX", "CODE-128"), so a reading has one shape whichever engine read it.
+public final class MatrixCodeReader {
+    public init() {}
+
+    public enum Formats {
+        /// DataMatrix, PDF417, Aztec, Micro QR: what zbar does not read.
+        case matrixOnly
+        /// Every format zxing-cpp reads.
+        case all
+    }
+
+    /// Every symbol of `formats` in `frame`.
+    public func read(_ frame: Frame, formats: Formats = .matrixOnly) -> [BarcodeSymbol] {
+        frame.bytes.withUnsafeBufferPointer { pixels -> [BarcodeSymbol] in
+            var found: UnsafeMutablePointer<fieldrig_zxing_symbol>? = nil
+            let count = fieldrig_zxing_read(
+                pixels.baseAddress, Int32(frame.width), Int32(frame.height), Int32(frame.stride),
+                formats == .matrixOnly ? FIELDRIG_ZXING_MATRIX_ONLY : FIELDRIG_ZXING_ALL, &found)
+            guard count > 0, let found else { return [] }
+            defer { fieldrig_zxing_free(found, count) }
+            return (0..<Int(count)).map { i in
+                let s = found[i]
+                let corners = withUnsafeBytes(of: s.x) { xs in
+                    withUnsafeBytes(of: s.y) { ys in
+                        (0..<4).map {
+                            (
+                                x: Int(xs.load(fromByteOffset: $0 * 4, as: Int32.self)),
+                                y: Int(ys.load(fromByteOffset: $0 * 4, as: Int32.self))
+                            )
+                        }
+                    }
+                }
+                let format = s.format.map { String(cString: $0) } ?? "?"
+                return BarcodeSymbol(
+                    value: s.text.map { String(cString: $0) } ?? "", symbology: Self.zbarName(format),
+                    box: Box(enclosing: corners) ?? Box(x: 0, y: 0, width: frame.width, height: frame.height))
+            }
+        }
+    }
+
+    /// zxing-cpp's name for a format as zbar names the same symbology.
+    static func zbarName(_ format: String) -> String {
+        switch format {
+        case "DataMatrix": "DATAMATRIX"
+        case "PDF417": "PDF417"
+        case "Aztec": "AZTEC"
+        case "MicroQRCode": "MICRO-QR"
+        case "QRCode": "QR-Code"
+        case "Code128": "CODE-128"
+        case "Code39": "CODE-39"
+        case "Code93": "CODE-93"
+        case "EAN-13": "EAN-13"
+        case "EAN-8": "EAN-8"
+        case "UPC-A": "UPC-A"
+        case "UPC-E": "UPC-E"
+        case "ITF": "I2/5"
+        case "Codabar": "CODABAR"
+        case "DataBar": "DATABAR"
+        case "DataBarExpanded": "DATABAR-EXP"
+        default: format.uppercased()
+        }
+    }
+}

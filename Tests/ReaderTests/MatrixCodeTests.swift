@@ -1,0 +1,52 @@
+import Foundation
+import Imaging
+import Testing
+
+@testable import Reader
+
+/// The 2-D and reverse-video fixtures in Devices/codes, each with what it must read as.
+let codeFixtures: [String] = {
+    let folder = "\(root)/Devices/codes"
+    return ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".png") }.sorted()
+        .map { String($0.dropLast(4)) }
+}()
+
+@Suite("Codes zbar cannot read: 2-D symbologies and reverse video, through zxing-cpp")
+struct MatrixCodeTests {
+    @Test("there is a fixture for each 2-D symbology and for reverse video")
+    func fixturesPresent() {
+        #expect(codeFixtures.count == 7, "\(codeFixtures)")
+    }
+
+    @Test("each fixture reads as its expected symbology and value, once", arguments: codeFixtures)
+    func reads(name: String) throws {
+        let folder = "\(root)/Devices/codes"
+        let expected = try String(contentsOfFile: "\(folder)/\(name).expected", encoding: .utf8).trimmingCharacters(in: .newlines)
+        let parts = expected.split(separator: "\t", maxSplits: 1).map(String.init)
+        let frame = try ImageFile.load("\(folder)/\(name).png")
+        let symbols = try BarcodeReader().read(frame)
+        #expect(symbols.map(\.symbology) == [parts[0]])
+        #expect(symbols.map { $0.value.replacingOccurrences(of: "\u{1D}", with: "<GS>") } == [parts[1]])
+    }
+
+    @Test("GS1 DataMatrix keeps its element strings and the FNC1 separator between variable-length ones")
+    func gs1() throws {
+        let frame = try ImageFile.load("\(root)/Devices/codes/gs1-datamatrix.png")
+        let value = try BarcodeReader().read(frame).first?.value
+        #expect(value == "0109506000134352" + "17261231" + "10ABC123\u{1D}" + "21SN4711")
+    }
+
+    @Test("a frame with no code gives nothing from either engine, upright or inverted")
+    func nothing() throws {
+        let frame = Frame(width: 200, height: 100, bytes: (0..<20_000).map { UInt8(truncatingIfNeeded: ($0 % 200) / 50 * 60) })
+        #expect(try BarcodeReader().read(frame).isEmpty)
+    }
+
+    @Test("zxing-cpp's format names become zbar's, so a reading has one shape whichever engine read it")
+    func names() {
+        #expect(MatrixCodeReader.zbarName("DataMatrix") == "DATAMATRIX")
+        #expect(MatrixCodeReader.zbarName("Code128") == "CODE-128")
+        #expect(MatrixCodeReader.zbarName("QRCode") == "QR-Code")
+        #expect(MatrixCodeReader.zbarName("MicroQRCode") == "MICRO-QR")
+    }
+}
