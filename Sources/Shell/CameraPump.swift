@@ -12,6 +12,8 @@ public final class CameraPump {
     private var startedAt: Duration? = nil
     /// Frames read since the pump was made.
     public private(set) var framesRead = 0
+    /// Frames skipped unread because a newer one was already due (a slow reader on a real clock).
+    public private(set) var framesDropped = 0
     /// How many times the camera was asked to start.
     public private(set) var startsTried = 0
 
@@ -49,14 +51,31 @@ public final class CameraPump {
     public var isRunning: Bool { startedAt != nil }
 
     /// Delivers every camera event before `time`, moving the clock to each, then to `time`.
+    ///
+    /// On a real clock a reader slower than the camera falls behind it: when later frames are
+    /// already due by the time a frame would be read, the newest is read and the others are
+    /// dropped and counted (`framesDropped`), so what the person sees is what the camera sees
+    /// now, never a backlog. A virtual clock never runs ahead of a frame, so scenarios read
+    /// every frame.
     public func run(until time: Duration, _ deliver: (Event) -> Void) {
-        while let started = startedAt, let event = camera.nextEvent(before: time - started) {
+        var queued: CameraEvent? = nil
+        while let started = startedAt {
+            guard let event = queued ?? camera.nextEvent(before: time - started) else { break }
+            queued = nil
             let at = started + event.time
             clock.advance(to: at)
             switch event {
-            case .frame(let frame):
+            case .frame(var frame):
+                while clock.now > started + frame.timestamp, let later = camera.nextEvent(before: min(time, clock.now) - started) {
+                    guard case .frame(let newer) = later else {
+                        queued = later
+                        break
+                    }
+                    framesDropped += 1
+                    frame = newer
+                }
                 framesRead += 1
-                deliver(.frame(reader.read(frame), at: at))
+                deliver(.frame(reader.read(frame), at: max(at, started + frame.timestamp)))
             case .trouble(let trouble, _):
                 // A camera that keeps trying on its own is still asked, for its recovery.
                 if !camera.recoversOnItsOwn { startedAt = nil }

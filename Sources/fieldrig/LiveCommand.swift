@@ -77,6 +77,7 @@ enum LiveCommand: Command {
         var openings = 0
         var shown = ""
         var logged = (scan: 0, serial: 0)
+        var reportedDrops = (count: 0, at: Duration.zero)
         let input = virtual ? nil : LineInput()
         while limit.map({ driver.clock.now < $0 }) ?? true {
             let step = driver.clock.now + .milliseconds(virtual ? 100 : 50)
@@ -109,6 +110,13 @@ enum LiveCommand: Command {
                 chooser.send(.opened)
                 serial = chooser
             }
+            // A reader slower than the camera reads the newest frame; say how many went unread,
+            // at most once a second of the session.
+            let dropped = driver.pump.framesDropped + (serial?.pump.framesDropped ?? 0)
+            if dropped > reportedDrops.count, driver.clock.now - reportedDrops.at >= .seconds(1) {
+                emit("  · camera: \(dropped) frames skipped unread so far (the reader is slower than the camera; the newest is read)")
+                reportedDrops = (dropped, driver.clock.now)
+            }
             let screen =
                 serial.map { ["── Photograph a serial ─────────"] + TerminalText.serialChooser($0.chooser, keys: true) }
                 .map { $0.joined(separator: "\n") } ?? render(driver)
@@ -127,6 +135,8 @@ enum LiveCommand: Command {
                 }
             }
         }
+        let dropped = driver.pump.framesDropped + (serial?.pump.framesDropped ?? 0)
+        emit("  · camera: \(driver.pump.framesRead + (serial?.pump.framesRead ?? 0)) frames read, \(dropped) skipped unread")
         return ExitCode.success
     }
 

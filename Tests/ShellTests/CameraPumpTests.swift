@@ -1,6 +1,7 @@
 import Camera
 import Imaging
 import Reader
+import Register
 import Shell
 import Testing
 
@@ -33,6 +34,29 @@ private final class NoReader: FrameReading {
     func read(_ frame: Frame) -> [Reading] { [] }
 }
 
+/// A clock that runs on while frames are read, as the real one does: each read takes `cost`.
+private final class BusyClock: SessionClock {
+    var now: Duration = .zero
+    func advance(to time: Duration) { if time > now { now = time } }
+    func timestamp(_ time: Duration) -> Timestamp { Timestamp(year: 2026, month: 11, day: 30, hour: 9).adding(time) }
+}
+
+/// A reader that takes `cost` of its clock's time for each frame, and notes which it read.
+private final class SlowReader: FrameReading {
+    let clock: BusyClock
+    let cost: Duration
+    var indices: [Int] = []
+    init(clock: BusyClock, cost: Duration) {
+        self.clock = clock
+        self.cost = cost
+    }
+    func read(_ frame: Frame) -> [Reading] {
+        indices.append(frame.index)
+        clock.now += cost
+        return []
+    }
+}
+
 @Suite("The camera pump")
 struct CameraPumpTests {
     let script: [CameraEvent] = [
@@ -55,6 +79,34 @@ struct CameraPumpTests {
             }
         }
         return seen
+    }
+
+    @Test("a reader slower than the camera reads the newest frame due, never a backlog; the skipped ones are counted")
+    func newestFrame() {
+        // 30 frames, one every 33 ms; each read takes 100 ms.
+        let frames: [CameraEvent] = (0..<30).map {
+            .frame(Frame(width: 2, height: 2, bytes: [0, 0, 0, 0], timestamp: .milliseconds(33 * $0), index: $0))
+        }
+        let clock = BusyClock()
+        let reader = SlowReader(clock: clock, cost: .milliseconds(100))
+        let pump = CameraPump(camera: ScriptedCamera(frames, recovers: false), reader: reader, clock: clock)
+        #expect(pump.start(.label) == nil)
+        pump.run(until: .seconds(2)) { _ in }
+        // Read at 0, 100, 200 ms...: the newest frame due then is every third one; after the one
+        // read at 900 ms, the last two are due and the last is read.
+        #expect(reader.indices == Array(stride(from: 0, to: 30, by: 3)) + [29])
+        #expect(pump.framesRead == 11 && pump.framesDropped == 19)
+    }
+
+    @Test("on a clock that waits for each frame (scenarios) every frame is read")
+    func everyFrameOnAVirtualClock() {
+        let frames: [CameraEvent] = (0..<30).map {
+            .frame(Frame(width: 2, height: 2, bytes: [0, 0, 0, 0], timestamp: .milliseconds(33 * $0), index: $0))
+        }
+        let pump = CameraPump(camera: ScriptedCamera(frames, recovers: false), reader: NoReader(), clock: VirtualClock())
+        #expect(pump.start(.label) == nil)
+        pump.run(until: .seconds(2)) { _ in }
+        #expect(pump.framesRead == 30 && pump.framesDropped == 0)
     }
 
     @Test("a camera that recovers on its own (a webcam that stalled) is still asked after its trouble")
