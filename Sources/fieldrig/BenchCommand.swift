@@ -85,7 +85,7 @@ enum BenchReadCommand: Command {
         let oursOneJob = try time("/proc/self/exe", ["read", "--jobs", "1"] + files)
         var perImage: [Duration] = []
         for file in files {
-                        // zbarimg exits 4 when it finds no symbol: an answer, not a failure.
+            // zbarimg exits 4 when it finds no symbol: an answer, not a failure.
             perImage.append(try time(zbarimg, ["-q", file], accepting: [0, 4]) + time(tesseract, [file, "-", "--psm", "11"]))
         }
         let tools = perImage.reduce(.zero, +)
