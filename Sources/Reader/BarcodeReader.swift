@@ -2,7 +2,8 @@ import CZBar
 import Imaging
 
 /// Reads every barcode in a gray frame: zbar for EAN/UPC, Code 128/93/39, Codabar, ITF, DataBar
-/// and QR; zxing-cpp for what zbar cannot (DataMatrix, PDF417, Aztec, Micro QR); and, when neither
+/// and QR; zxing-cpp for what zbar cannot (DataMatrix, PDF417, Aztec, Micro QR), and for every
+/// format when zbar found no linear code (a noisy or damaged one zbar missed); and, when neither
 /// finds anything, zxing-cpp again on the inverted frame for codes printed light on dark.
 ///
 /// One scanner is kept and reused across frames. Not for sharing between threads: give each
@@ -36,7 +37,10 @@ public final class BarcodeReader {
     public func read(_ frame: Frame) -> [BarcodeSymbol] {
         let frame = frame.packed()
         var symbols = readWithZBar(frame)
-        for symbol in matrix.read(frame)
+        // zxing-cpp reads the 2-D codes zbar cannot; and where zbar found no linear code, the
+        // linear ones too: it decodes some noisy or JPEG-damaged Code 128 and 39 that zbar misses.
+        let zbarFoundLinear = symbols.contains { $0.symbology != "QR-Code" }
+        for symbol in matrix.read(frame, formats: zbarFoundLinear ? .matrixOnly : .all)
         where !symbols.contains(where: { $0.value == symbol.value && $0.box.intersectionArea(symbol.box) > 0 }) {
             symbols.append(symbol)
         }
