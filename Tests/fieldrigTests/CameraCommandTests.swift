@@ -104,6 +104,16 @@ struct CameraCommandTests {
         #expect(run.stdout == "\(device.path): no device behind it (No such device): unplugged, or its driver is gone\n")
     }
 
+    @Test(
+        "scenarios through a webcam run one at a time, whatever --jobs says: a webcam serves one program",
+        .enabled(if: FakeV4L2Mount.available, "FUSE is not available here, so no fake webcam can be mounted"))
+    func scenariosOnAWebcamOneAtATime() throws {
+        let frame = Frame(width: 64, height: 48, bytes: [UInt8](repeating: 200, count: 64 * 48))
+        let device = try FakeV4L2Mount.beside(frames: [frame], options: ["--loop"])
+        let run = try fieldrig("scenarios", "--camera", device.path, "--jobs", "2", "--filter", "the stopped reason goes to the log")
+        #expect(run.stdout.contains("1 scenarios in ") && run.stdout.contains(", 1 jobs)"), "\(run.stdout)")
+    }
+
     @Test("cameras names a path that is not a camera, and one with nothing there, each as such")
     func cameras() throws {
         let run = try fieldrig("cameras", "Package.swift", "/dev/video-none")
