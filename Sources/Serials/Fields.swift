@@ -167,6 +167,10 @@ enum Barcodes {
         if ["EAN-13", "EAN-8", "UPC-A", "UPC-E", "ISBN-10", "ISBN-13"].contains(symbology) { return [] }
         if data.hasPrefix("MFST-") { return [] }
         if let gs1 = gs1Serial(data) { return gs1.isEmpty ? [] : [gs1] }
+        if let elements = DataIdentifiers.parse(data) {
+            // An envelope says what each value is: only a serial's data identifier names a serial.
+            return elements.filter { DataIdentifiers.serials.contains($0.identifier) }.map(\.value)
+        }
         if symbology == "QR-Code" { return qrSerials(data) }
         if data.hasPrefix("1P") || data.hasPrefix("30P") { return [] }  // MH10.8.2 part numbers
         if data.hasPrefix("1S"), data.count > 3 {
@@ -187,8 +191,11 @@ enum Barcodes {
     }
 
     /// The GS1 serial (AI 21) of GS1 element strings; "" for GS1 data without one; nil for data
-    /// that is not GS1 (it must open with AI 01 and a valid GTIN, or with the ]C1 marker).
+    /// that is not GS1. Split by the GS1 table of AI lengths (`GS1.parse`); data that opens as GS1
+    /// does (AI 01 and a valid GTIN, or a GS1 symbology identifier) but carries an AI the table
+    /// does not know is still split, each unknown value ending at a separator.
     static func gs1Serial(_ data: String) -> String? {
+        if let elements = GS1.parse(data) { return elements.first { $0.ai == "21" }?.value ?? "" }
         var rest = Substring(data)
         if rest.hasPrefix("]C1") || rest.hasPrefix("]Q3") {
             rest = rest.dropFirst(3)

@@ -38,6 +38,18 @@ struct LiveCommandTests {
 
 @Suite("fieldrig serial and bench serials")
 struct SerialCommandTests {
+    @Test("the serial in a 2-D code: AI 21 of GS1 DataMatrix, the S field of an ISO/IEC 15434 envelope")
+    func twoDimensionalSerials() throws {
+        let run = try fieldrig("serial", "Devices/codes/gs1-datamatrix.png", "Devices/codes/envelope-datamatrix.png")
+        #expect(run.status == 0)
+        #expect(
+            run.stdout.contains(
+                "gs1-datamatrix.png\n  Which one is the serial?\n  Everything the camera read. Tap the serial.\n      SN4711\n"))
+        #expect(
+            run.stdout.contains(
+                "envelope-datamatrix.png\n  Which one is the serial?\n  Everything the camera read. Tap the serial.\n      CN7XK2M93\n"))
+    }
+
     @Test("serial --json prints one object per image with the candidates' fields")
     func json() throws {
         let run = try fieldrig("serial", "--json", "Devices/labels/disagree-swap.png", "Devices/labels/ups-ean.png")
