@@ -2,7 +2,7 @@
 public enum OCRConfusion {
     /// Each confusable letter and the digit it is mistaken for (and the other way round).
     public static let pairs: [(letter: Character, digit: Character)] = [
-        ("O", "0"), ("D", "0"), ("I", "1"), ("L", "1"), ("S", "5"), ("B", "8"), ("Z", "2"), ("G", "6"),
+        ("O", "0"), ("D", "0"), ("Q", "0"), ("I", "1"), ("L", "1"), ("S", "5"), ("B", "8"), ("Z", "2"), ("G", "6"),
     ]
 
     /// `text` upper-cased, with runs of white space made one space and every confusable letter

@@ -19,6 +19,13 @@ struct ExtractorTests {
             ])
     }
 
+    @Test("a Q the print shows as 0 is the same value: one candidate, the barcode's exact text")
+    func agreementAcrossQ() {
+        let c = SerialExtractor.candidates([text("S/N: FOC2Q45X1AB", 3), code("FOC2045X1AB")])
+        #expect(c.map(\.value) == ["FOC2045X1AB"])
+        #expect(c.map(\.evidence) == [.agree])
+    }
+
     @Test("a disagreement shows both, next to each other, each naming the other; the labelled print first")
     func disagreement() {
         let c = SerialExtractor.candidates([code("CN0KX2M1743"), text("S/N: CN0KX2M1742", 2)])
