@@ -109,7 +109,7 @@ enum Tokens {
     }
 
     /// A value that could be a serial on its own: 5 to 24 letters and digits (and dashes), with a
-    /// digit, and not a product code, IMEI, MAC address or date.
+    /// digit, and not a product code, IMEI, MAC address, date or Dell PPID.
     static func looksLikeSerial(_ value: String) -> Bool {
         value.count >= 5 && value.count <= 24 && value.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") })
             && value.contains(where: \.isNumber) && !NotSerial.check(value) && !value.hasPrefix("http")

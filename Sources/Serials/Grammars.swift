@@ -113,7 +113,19 @@ enum NotSerial {
         return false
     }
 
+    /// A Dell PPID (Piece Part Identification): country (2 letters), part number (6), supplier
+    /// (5), date code (3), sequence (4), revision (a letter and 2 digits): 23 characters, printed
+    /// as CN-0WV1JQ-89856-1AB-0123-A00 or run together as its barcode carries it. It names one
+    /// part of a machine, never the machine's serial.
+    static func isDellPPID(_ value: String) -> Bool {
+        let groups = value.split(separator: "-").map(String.init)
+        let bare = groups.count == 6 && groups.map(\.count) == [2, 6, 5, 3, 4, 3] ? groups.joined() : value
+        guard bare.count == 23, bare.allSatisfy({ $0.isASCII && ($0.isUppercase || $0.isNumber) }) else { return false }
+        let chars = Array(bare)
+        return chars[0].isLetter && chars[1].isLetter && chars[20].isLetter && chars[21].isNumber && chars[22].isNumber
+    }
+
     static func check(_ value: String) -> Bool {
-        isGTIN(value) || isIMEI(value) || isMAC(value) || isDate(value)
+        isGTIN(value) || isIMEI(value) || isMAC(value) || isDate(value) || isDellPPID(value)
     }
 }

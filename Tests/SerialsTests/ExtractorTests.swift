@@ -19,6 +19,15 @@ struct ExtractorTests {
             ])
     }
 
+    @Test("a Dell PPID (printed or as a barcode) is not the serial; the service tag is")
+    func ppid() {
+        let c = SerialExtractor.candidates([
+            text("CN-0WV1JQ-89856-1AB-0123-A00", 1), code("CN0WV1JQ898561AB0123A00"), text("Service Tag: 7XK2M93", 2),
+            code("7XK2M93", "CODE-39"),
+        ])
+        #expect(c.map(\.value) == ["7XK2M93"], "\(c)")
+    }
+
     @Test("a Q the print shows as 0 is the same value: one candidate, the barcode's exact text")
     func agreementAcrossQ() {
         let c = SerialExtractor.candidates([text("S/N: FOC2Q45X1AB", 3), code("FOC2045X1AB")])
