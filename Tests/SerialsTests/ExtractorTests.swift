@@ -28,6 +28,14 @@ struct ExtractorTests {
         #expect(c.map(\.value) == ["7XK2M93"], "\(c)")
     }
 
+    @Test("an S-prefixed barcode (MH10.8.2's serial identifier) under a print without the S is the printed serial")
+    func sPrefixed() {
+        for serial in ["C02XK1ZJJGH5", "9QKX2M3A", "ZR5A1B2C", "S6PTNF0R123456L"] {
+            let c = SerialExtractor.candidates([text("(S) Serial No. \(serial)", 1), code("S" + serial)])
+            #expect(c.map(\.value) == [serial], "\(c)")
+        }
+    }
+
     @Test("a Q the print shows as 0 is the same value: one candidate, the barcode's exact text")
     func agreementAcrossQ() {
         let c = SerialExtractor.candidates([text("S/N: FOC2Q45X1AB", 3), code("FOC2045X1AB")])
