@@ -133,7 +133,10 @@ public final class V4L2Camera: CameraDevice {
     }
 
     public func nextEvent(before deadline: Duration) -> CameraEvent? {
+        // A frame that came after the deadline asked for waits for a later one: nothing is
+        // delivered "before" a time it was captured after.
         if let frame = held {
+            guard frame.timestamp < deadline else { return nil }
             held = nil
             return .frame(frame)
         }
@@ -180,6 +183,10 @@ public final class V4L2Camera: CameraDevice {
                     troubled = false
                     held = frame
                     return .recovered(at: timestamp)
+                }
+                if timestamp >= deadline {
+                    held = frame
+                    return nil
                 }
                 return .frame(frame)
             case .bad(let reason):

@@ -108,6 +108,28 @@ struct UVCWebcamTests {
         camera.stop()
     }
 
+    @Test("nothing captured at or after a deadline is delivered before it; it comes with a later deadline")
+    func deadlinesHold() throws {
+        let device = try fakeDevice(uvcFrames, options: ["--mmap", "--mode", "GREY:128x96@30", "--loop"])
+        let camera = V4L2Camera(path: device.path)
+        try camera.start(uvcSetup)
+        // A shell whose clock lags asks again and again with a deadline long past: frames keep
+        // coming meanwhile, and none of them may be delivered before that deadline.
+        let asking = ContinuousClock.now
+        while ContinuousClock.now - asking < .milliseconds(400) {
+            if case .frame(let frame)? = camera.nextEvent(before: .milliseconds(1)) {
+                #expect(frame.timestamp < .milliseconds(1), "a frame of \(frame.timestamp) delivered before 1 ms")
+            }
+        }
+        // Asked with a later deadline, the frame that waited comes.
+        guard case .frame(let later)? = camera.nextEvent(before: .seconds(30)) else {
+            Issue.record("expected a frame")
+            return
+        }
+        #expect(later.timestamp >= .milliseconds(1))
+        camera.stop()
+    }
+
     @Test("frame times are the buffers' capture times, not the time they were taken off the queue")
     func captureTimestamps() throws {
         let device = try fakeDevice(uvcFrames, options: ["--mmap", "--mode", "GREY:128x96@30", "--loop", "--latency-ms", "400"])
