@@ -81,11 +81,7 @@ struct Grammar {
 enum NotSerial {
     /// EAN-13, UPC-A, EAN-8 and GTIN-14 numbers with a valid check digit.
     static func isGTIN(_ value: String) -> Bool {
-        guard [8, 12, 13, 14].contains(value.count), value.allSatisfy(\.isNumber) else { return false }
-        let digits = value.compactMap(\.wholeNumberValue)
-        let body = digits.dropLast().reversed()
-        let sum = body.enumerated().reduce(0) { $0 + $1.element * ($1.offset % 2 == 0 ? 3 : 1) }
-        return (10 - sum % 10) % 10 == digits.last!
+        [8, 12, 13, 14].contains(value.count) && GS1.checkDigitHolds(value)
     }
 
     /// A 15-digit IMEI with a valid Luhn check digit.
