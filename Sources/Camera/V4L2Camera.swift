@@ -75,19 +75,13 @@ public final class V4L2Camera: CameraDevice {
     private var readOffered = false
 
     /// A camera for the device at `path` (e.g. /dev/video0). Nothing is opened until `start`,
-    /// except by `probe()`.
+    /// except by `probeInUse()`.
     public init(path: String) {
         self.path = path
         LibV4L2Log.capture()
     }
 
     deinit { stop() }
-
-    /// Opens the device to learn what it is and what it offers, then closes it.
-    public func probe() throws(CameraTrouble) {
-        let fd = try open()
-        _ = v4l2_close(fd)
-    }
 
     /// Opens the device, learns what it offers, and asks to set its current format again: a UVC
     /// camera another program is using refuses that with EBUSY. Closes it again.
