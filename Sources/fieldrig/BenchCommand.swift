@@ -49,30 +49,12 @@ enum BenchReadCommand: Command {
         for (label, engine) in [
             ("  zbar", { (f: Frame) in _ = reader.barcodes.readWithZBar(f) }), ("  zxing 2-D", { (f: Frame) in _ = matrix.read(f) }),
         ] {
-            var samples: [Duration] = []
-            for _ in 0..<runs {
-                for frame in packed {
-                    let start = ContinuousClock.now
-                    engine(frame)
-                    samples.append(ContinuousClock.now - start)
-                }
-            }
-            let (median, p90) = percentiles(samples)
-            emit("\(label.padding(toLength: 12, withPad: " ", startingAt: 0))  \(ms(median).padded(8))  \(ms(p90).padded(8))")
+            row(label, perFrame(packed, runs: runs, engine))
         }
         var sameMedian = Duration.zero
         for (label, passes) in [("barcodes", FrameReader.Passes.barcodes), ("text", .text), ("same pass", .all)] {
-            var samples: [Duration] = []
-            for _ in 0..<runs {
-                for frame in frames {
-                    let start = ContinuousClock.now
-                    _ = reader.read(frame, passes: passes)
-                    samples.append(ContinuousClock.now - start)
-                }
-            }
-            let (median, p90) = percentiles(samples)
+            let median = row(label, perFrame(frames, runs: runs) { _ = reader.read($0, passes: passes) })
             if passes == .all { sameMedian = median }
-            emit("\(label.padding(toLength: 12, withPad: " ", startingAt: 0))  \(ms(median).padded(8))  \(ms(p90).padded(8))")
         }
         guard !options.has(.noTools) else { return ExitCode.success }
 
@@ -112,6 +94,27 @@ enum BenchReadCommand: Command {
     }
 
     /// The wall time of running `tool` with `arguments`, its output discarded; fails unless it exits 0.
+    /// How long `body` takes on each frame, `runs` times over.
+    static func perFrame(_ frames: [Frame], runs: Int, _ body: (Frame) -> Void) -> [Duration] {
+        var samples: [Duration] = []
+        for _ in 0..<runs {
+            for frame in frames {
+                let start = ContinuousClock.now
+                body(frame)
+                samples.append(ContinuousClock.now - start)
+            }
+        }
+        return samples
+    }
+
+    /// Prints a table row of `samples`' median and 90th percentile; the median.
+    @discardableResult
+    static func row(_ label: String, _ samples: [Duration]) -> Duration {
+        let (median, p90) = percentiles(samples)
+        emit("\(label.padding(toLength: 12, withPad: " ", startingAt: 0))  \(ms(median).padded(8))  \(ms(p90).padded(8))")
+        return median
+    }
+
     /// How long `tool` takes on `arguments`; a failure unless it exits with one of `accepting`.
     static func time(_ tool: String, _ arguments: [String], accepting: Set<Int32> = [0]) throws -> Duration {
         let process = Process()
