@@ -3,8 +3,8 @@ import Imaging
 
 /// The fake V4L2 device (Devices/fake-v4l2) mounted in a temporary folder, for tests and benchmarks.
 ///
-/// It serves the given frames through real V4L2 ioctls and `read()`, so the V4L2 camera runs
-/// against real libv4l2 with no hardware. Unmounted when released.
+/// It serves the given frames through real V4L2 ioctls, `read()` or mmap streaming (as its options say; see
+/// Devices/fake-v4l2/README.md), so the V4L2 camera runs against real libv4l2 with no hardware. Unmounted when released.
 public final class FakeV4L2Mount {
     public let mountpoint: String
     private let process = Process()
