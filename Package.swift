@@ -35,9 +35,13 @@ let package = Package(
         // The core: screens as pure state machines, and the serial extractor. Plain values in and out.
         .target(name: "Serials", dependencies: ["Model"]),
         .target(name: "Companion", dependencies: ["Model", "Serials"]),
+        // The screens as HTML, for the live page and the scenario traces: pure, no I/O.
+        .target(name: "PhoneFace", dependencies: ["Model", "Companion"]),
         .target(name: "MacLink", dependencies: ["COpenSSL", "Crypto", "Companion", "Register", "Durable"]),
         .target(name: "Shell", dependencies: ["Companion", "Crypto", "Reader", "Camera", "Register", "Imaging", "MacLink"]),
-        .target(name: "ScenarioKit", dependencies: ["Shell", "Companion", "Crypto", "Reader", "Camera", "Register", "MacLink"]),
+        .target(
+            name: "ScenarioKit",
+            dependencies: ["Shell", "Companion", "Crypto", "Reader", "Camera", "Register", "MacLink", "PhoneFace", "Imaging"]),
         // QA's scenarios: every file in Scenarios/ is catalogued at build time; no list to edit.
         .executableTarget(name: "scenario-catalog"),
         .plugin(name: "ScenarioCatalog", capability: .buildTool(), dependencies: ["scenario-catalog"]),
@@ -48,7 +52,7 @@ let package = Package(
             name: "fieldrig",
             dependencies: [
                 "Reader", "Imaging", "Camera", "Register", "Durable", "Crypto", "Companion", "Shell", "Serials", "MacLink", "ScenarioKit",
-                "Scenarios",
+                "Scenarios", "PhoneFace",
             ]),
         // Every parser of outside input, as a function of raw bytes, and libFuzzer's driver over them.
         .target(name: "FuzzTargets", dependencies: ["Camera", "Companion", "Crypto", "Imaging", "MacLink", "Register", "Serials"]),
@@ -74,6 +78,7 @@ let package = Package(
             name: "ShellTests", dependencies: ["Shell", "Companion", "Crypto", "Reader", "Camera", "Register", "Imaging", "MacLink"]),
         .testTarget(name: "fieldrigTests", dependencies: ["fieldrig", "Camera", "Companion", "Imaging", "MacLink", "Register"]),
         .testTarget(name: "FuzzTests", dependencies: ["FuzzTargets"]),
+        .testTarget(name: "PhoneFaceTests", dependencies: ["PhoneFace", "Companion", "Model"]),
         .testTarget(name: "ScenarioTests", dependencies: ["ScenarioKit", "Scenarios", "Companion", "Reader"]),
     ]
 )

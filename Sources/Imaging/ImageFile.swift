@@ -117,6 +117,20 @@ public enum ImageFile {
         encodePNG(PixHandle(frame: frame))!
     }
 
+    /// The JPEG bytes of `frame` at `quality` (1...100), scaled down to at most `maxWidth` pixels
+    /// wide: for pictures people look at (the live page, trace filmstrips), not for reading.
+    public static func jpegData(_ frame: Frame, quality: Int = 75, maxWidth: Int? = nil) -> [UInt8]? {
+        var pix = PixHandle(frame: frame)
+        if let maxWidth, frame.width > maxWidth, let scaled = PixHandle(pixScaleToSize(pix.pointer, Int32(maxWidth), 0)) {
+            pix = scaled
+        }
+        var out: UnsafeMutablePointer<UInt8>? = nil
+        var size = 0
+        guard pixWriteMemJpeg(&out, &size, pix.pointer, Int32(max(1, min(100, quality))), 0) == 0, let out else { return nil }
+        defer { free(out) }
+        return Array(UnsafeBufferPointer(start: out, count: size))
+    }
+
     static func writePNG(_ pix: PixHandle, to path: String) throws(ImageError) {
         guard let bytes = encodePNG(pix) else { throw ImageError(path: path, .cannotWrite(reason: "PNG encoding failed")) }
         try writeFile(bytes, to: path)

@@ -1,6 +1,7 @@
 import Companion
 import Crypto
 import Foundation
+import PhoneFace
 import Reader
 import Register
 
@@ -14,6 +15,10 @@ public struct ScenarioResult: Sendable {
     /// Every step, with what the screen said after it.
     public var transcript: [String]
     public var duration: Duration
+    /// Each step with the phone, the frames and the world after it, when traces were asked for.
+    public var trace: ScenarioTrace? = nil
+    /// The pictures the trace's filmstrips refer to, by file name.
+    public var tracePictures: [String: [UInt8]] = [:]
 
     public var passed: Bool { failure == nil }
 }
@@ -161,6 +166,13 @@ public enum Invariants {
     }
 }
 
+/// Which scenarios' traces a run keeps.
+public enum TraceKeeping: String, Sendable {
+    /// Only the failures' (the default of `fieldrig scenarios --trace`).
+    case failures
+    case every
+}
+
 /// Runs scenarios: each in its own world, on a virtual clock, the same transcript every run.
 public final class ScenarioRunner {
     /// Where Devices/ is.
@@ -174,14 +186,24 @@ public final class ScenarioRunner {
         self.knownRules = knownRules
     }
 
-    /// Runs one scenario with `reader`; `prepare` may install test doubles on the world.
-    public func run(_ scenario: Scenario, reader: any FrameReading, prepare: ((World) -> Void)? = nil) -> ScenarioResult {
+    /// Runs one scenario with `reader`; `prepare` may install test doubles on the world. With
+    /// `tracing`, the result carries the scenario's trace (`fieldrig scenarios --trace`).
+    public func run(_ scenario: Scenario, reader: any FrameReading, tracing: Bool = false, prepare: ((World) -> Void)? = nil)
+        -> ScenarioResult
+    {
         let start = ContinuousClock.now
         var transcript: [String] = []
+        let recorder = tracing ? TraceRecorder() : nil
         func result(_ failure: String?) -> ScenarioResult {
-            ScenarioResult(
+            let duration = ContinuousClock.now - start
+            var result = ScenarioResult(
                 scenario: scenario.name, rules: scenario.rules, location: scenario.location, failure: failure, transcript: transcript,
-                duration: ContinuousClock.now - start)
+                duration: duration)
+            if let recorder {
+                result.trace = recorder.trace(scenario, failure: failure, duration: duration)
+                result.tracePictures = recorder.pictures
+            }
+            return result
         }
         // A rule id that is not in the list is a typo, not coverage: the scenario fails at once.
         if let unknown = scenario.rules.first(where: { !knownRules.isEmpty && !knownRules.contains($0) }) {
@@ -196,6 +218,7 @@ public final class ScenarioRunner {
             return result("\(scenario.location): the phone could not be set up: \(error)")
         }
         prepare?(world)
+        if let recorder { recorder.watch(world) }
         for step in scenario.steps {
             let counts: RegisterCounts
             do { counts = try world.register.counts() } catch {
@@ -205,18 +228,22 @@ public final class ScenarioRunner {
                 try world.perform(step.action)
             } catch {
                 transcript.append("\(step.location)  \(step.text)  ✗ \(error)")
+                recorder?.step(step, world: world, failure: (step.text, "it could not be done: \(error)"))
                 return result("\(step.location) [\(scenario.name)]: \(step.text) failed: \(error)")
             }
             if case .expect(_, let check) = step.action, let problem = check(world) {
                 transcript.append("\(step.location)  \(step.text)  ✗ \(problem)")
+                recorder?.step(step, world: world, failure: (step.text, problem))
                 return result("\(step.location) [\(scenario.name)]: \(step.text), but \(problem)")
             }
             if let broken = Invariants.check(
                 world, after: step, stampsBefore: counts.stamps + counts.refusedStamps, assetsBefore: counts.assets)
             {
                 transcript.append("\(step.location)  \(step.text)  ✗ \(broken)")
+                recorder?.step(step, world: world, failure: ("every rule holds after “\(step.text)”", broken))
                 return result("\(step.location) [\(scenario.name)]: after “\(step.text)”: \(broken)")
             }
+            recorder?.step(step, world: world)
             transcript.append("\(formatClock(world.clock.now))  \(step.location)  \(step.text)  →  \(world.seen)")
         }
         return result(nil)
@@ -225,7 +252,7 @@ public final class ScenarioRunner {
     /// Runs `scenarios` on `jobs` threads (each with its own reader, caching frames it has read),
     /// calling `progress` as each finishes; results in the order given.
     public func runAll(
-        _ scenarios: [Scenario], jobs: Int, makeReader: @escaping @Sendable () throws -> any FrameReading,
+        _ scenarios: [Scenario], jobs: Int, traces: TraceKeeping? = nil, makeReader: @escaping @Sendable () throws -> any FrameReading,
         progress: @escaping @Sendable (ScenarioResult) -> Void
     ) -> [ScenarioResult] {
         let results = Locked([ScenarioResult?](repeating: nil, count: scenarios.count))
@@ -247,7 +274,11 @@ public final class ScenarioRunner {
                 return
             }
             while let i = next.take(below: scenarios.count) {
-                let result = runner.run(scenarios[i], reader: reader)
+                var result = runner.run(scenarios[i], reader: reader, tracing: traces != nil)
+                if traces == .failures, result.passed {
+                    result.trace = nil
+                    result.tracePictures = [:]
+                }
                 results.withLock { $0[i] = result }
                 progress(result)
             }

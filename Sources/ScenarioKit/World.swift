@@ -3,6 +3,7 @@ import Companion
 import Crypto
 import Foundation
 import MacLink
+import PhoneFace
 import Reader
 import Register
 import Shell
@@ -163,8 +164,31 @@ public final class World {
 
     func perform(_ action: Step.Action) throws {
         brokenByStep = nil
+        watchFrames()
         try act(action)
         adoptOpenedPairing()
+        watchFrames()
+    }
+
+    /// Called with every frame a camera screen's camera delivered, and what was read on it: what
+    /// a scenario trace keeps for its filmstrip.
+    public var frameObserver: ((Frame, [Reading]) -> Void)? = nil {
+        didSet { watchFrames() }
+    }
+
+    private func watchFrames() {
+        guard let frameObserver else { return }
+        scan?.pump.observer = frameObserver
+        sweep?.pump.observer = frameObserver
+        serialDriver?.pump.observer = frameObserver
+    }
+
+    /// Every screen the person has open now, for the renderer.
+    public var phoneView: PhoneView {
+        PhoneView(
+            scan: scan.flatMap { driver in scanScreen.map { (driver.sheet.purpose, $0) } }, chooser: serial, handIntake: handIntake,
+            sweep: sweep?.sweep, queue: try? queueScreen(), handover: handover?.screen, pairing: pairing?.screen,
+            preview: preview)
     }
 
     /// A pairing code the scan sheet opened starts pairing, over a channel pinned to the code.

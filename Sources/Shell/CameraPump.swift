@@ -16,6 +16,9 @@ public final class CameraPump {
     public private(set) var framesDropped = 0
     /// How many times the camera was asked to start.
     public private(set) var startsTried = 0
+    /// Called with every frame read and its readings, before they are delivered: what the live
+    /// page shows and what a scenario trace keeps.
+    public var observer: ((Frame, [Reading]) -> Void)? = nil
 
     public enum Event {
         case frame([Reading], at: Duration)
@@ -75,7 +78,9 @@ public final class CameraPump {
                     frame = newer
                 }
                 framesRead += 1
-                deliver(.frame(reader.read(frame), at: max(at, started + frame.timestamp)))
+                let readings = reader.read(frame)
+                observer?(frame, readings)
+                deliver(.frame(readings, at: max(at, started + frame.timestamp)))
             case .trouble(let trouble, _):
                 // A camera that keeps trying on its own is still asked, for its recovery.
                 if !camera.recoversOnItsOwn { startedAt = nil }

@@ -10,7 +10,7 @@ enum ScenariosCommand: Command {
     static let name = ["scenarios"]
     static let summary = "run the scenarios in Scenarios/ (the main job): every rule, every fault, every flow"
     static let about = """
-        Usage: fieldrig scenarios [--filter TEXT] [--rule ID] [--junit FILE] [--jobs N] [--shard I/N] [--list] [--barcodes-only]
+        Usage: fieldrig scenarios [--filter TEXT] [--rule ID] [--junit FILE] [--trace DIR [--trace-every]] [--jobs N] [--shard I/N] [--list] [--barcodes-only]
 
         Runs every scenario in Scenarios/ on a virtual clock, with the recorded cameras in
         Devices/, real zbar and tesseract reading, a real SQLite register and the simulated Mac.
@@ -18,19 +18,27 @@ enum ScenariosCommand: Command {
         without a confirmation (INTAKE-3), never "All sent" while a photograph is not on the Mac
         (QUEUE-2), the handover never claiming an outcome (HANDOVER-8). A failure prints the
         scenario's transcript and the file and line of the step that failed.
+
+        With --trace DIR, DIR/index.html lists every scenario with its result, time and rules,
+        and each failed scenario (every one with --trace-every) gets a page to open from disk:
+        each step with its clock, the phone's screen as it was, a filmstrip of the frames the
+        camera delivered with the boxes of what was read, the queue and the handover, and the
+        failing step marked with what was expected, what was seen, and its Scenarios/FILE:LINE.
         """
     static let notes = """
         Exit codes: 0 every scenario passed, 1 a scenario failed, 2 wrong usage.
         """
 
     enum Option: CommandOption {
-        case filter, rule, junit, jobs, shard, list, barcodesOnly, camera
+        case filter, rule, junit, trace, traceEvery, jobs, shard, list, barcodesOnly, camera
 
         var spec: OptionSpec {
             switch self {
             case .filter: .value("--filter", "TEXT", "only scenarios whose name contains TEXT")
             case .rule: .value("--rule", "ID", "only scenarios covering the rule ID (e.g. SCAN-7)")
             case .junit: .value("--junit", "FILE", "also write a JUnit XML report, for CI")
+            case .trace: .value("--trace", "DIR", "write DIR/index.html and a page for each failed scenario, to open in a browser")
+            case .traceEvery: .flag("--trace-every", "with --trace, keep a page for every scenario, passed ones too")
             case .jobs:
                 .integer("--jobs", "N", 1...64, default: defaultJobs, "scenarios at once, each thread with its own reader (default: cores)")
             case .shard: .value("--shard", "I/N", "run the I-th of N equal shares (1-based), for a CI matrix")
@@ -68,8 +76,10 @@ enum ScenariosCommand: Command {
         let start = ContinuousClock.now
         let done = Locked(0)
         let total = selected.count
+        if options.has(.traceEvery), !options.given(.trace) { throw UsageError("--trace-every goes with --trace DIR") }
+        let traces: TraceKeeping? = options.given(.trace) ? (options.has(.traceEvery) ? .every : .failures) : nil
         let results = ScenarioRunner(devices: devices).runAll(
-            selected, jobs: jobs,
+            selected, jobs: jobs, traces: traces,
             makeReader: { try scenarioReader(barcodesOnly: barcodesOnly) },
             progress: { result in
                 let n = (done.take(below: Int.max) ?? 0) + 1
@@ -84,6 +94,14 @@ enum ScenariosCommand: Command {
         if let junit = options.value(.junit) {
             do { try JUnitReport.xml(results, elapsed: elapsed).write(toFile: junit, atomically: true, encoding: .utf8) } catch {
                 throw CommandFailure("\(junit): cannot write the JUnit report (\(error.localizedDescription))")
+            }
+        }
+        if let folder = options.value(.trace) {
+            do {
+                let index = try TraceFolder.write(results, to: folder, title: "fieldrig scenarios")
+                emit("\ntrace: \(index)")
+            } catch {
+                throw CommandFailure(error.description)
             }
         }
         emit("\n\(results.count - failed.count) passed, \(failed.count) failed")
