@@ -18,6 +18,7 @@ let package = Package(
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "COpenSSL", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CQRencode", providers: [.apt(["libqrencode-dev"])]),
+        .systemLibrary(name: "CMicroHTTPD", providers: [.apt(["libmicrohttpd-dev"])]),
 
         // The vocabulary as plain values, no C and no I/O: what the core is written in.
         .target(name: "Model"),
@@ -38,6 +39,8 @@ let package = Package(
         // The screens as HTML, for the live page and the scenario traces: pure, no I/O.
         .target(name: "PhoneFace", dependencies: ["Model", "Companion"]),
         .target(name: "MacLink", dependencies: ["COpenSSL", "Crypto", "Companion", "Register", "Durable"]),
+        // libmicrohttpd wrapped once: the live page's server.
+        .target(name: "PageServer", dependencies: ["CMicroHTTPD"]),
         .target(name: "Shell", dependencies: ["Companion", "Crypto", "Reader", "Camera", "Register", "Imaging", "MacLink"]),
         .target(
             name: "ScenarioKit",
@@ -52,7 +55,7 @@ let package = Package(
             name: "fieldrig",
             dependencies: [
                 "Reader", "Imaging", "Camera", "Register", "Durable", "Crypto", "Companion", "Shell", "Serials", "MacLink", "ScenarioKit",
-                "Scenarios", "PhoneFace",
+                "Scenarios", "PhoneFace", "PageServer",
             ]),
         // Every parser of outside input, as a function of raw bytes, and libFuzzer's driver over them.
         .target(name: "FuzzTargets", dependencies: ["Camera", "Companion", "Crypto", "Imaging", "MacLink", "Register", "Serials"]),
@@ -78,6 +81,7 @@ let package = Package(
             name: "ShellTests", dependencies: ["Shell", "Companion", "Crypto", "Reader", "Camera", "Register", "Imaging", "MacLink"]),
         .testTarget(name: "fieldrigTests", dependencies: ["fieldrig", "Camera", "Companion", "Imaging", "MacLink", "Register"]),
         .testTarget(name: "FuzzTests", dependencies: ["FuzzTargets"]),
+        .testTarget(name: "PageServerTests", dependencies: ["PageServer"]),
         .testTarget(name: "PhoneFaceTests", dependencies: ["PhoneFace", "Companion", "Model"]),
         .testTarget(name: "ScenarioTests", dependencies: ["ScenarioKit", "Scenarios", "Companion", "Reader"]),
     ]

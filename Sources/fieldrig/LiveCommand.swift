@@ -1,6 +1,7 @@
 import Camera
 import Companion
 import Foundation
+import PhoneFace
 import Reader
 import Register
 import Shell
@@ -14,7 +15,7 @@ enum LiveCommand: Command {
     static let name = ["live"]
     static let summary = "run the scan sheet against a webcam, a recording or a fault, and watch the rules work"
     static let about = """
-        Usage: fieldrig live --camera SOURCE [--walk-round] [--register PATH] [--fault FAULT]... [--seconds S] [--virtual]
+        Usage: fieldrig live --camera SOURCE [--web [HOST:]PORT] [--walk-round] [--register PATH] [--fault FAULT]... [--seconds S] [--virtual]
 
         Runs the companion's scan sheet against SOURCE (a V4L2 device such as /dev/video0, or a
         sequence folder) on the real clock, and shows in the terminal what the phone would show:
@@ -28,6 +29,12 @@ enum LiveCommand: Command {
         Photograph a serial instead opens the serial chooser on the same camera: hold the label up
         and the list comes up by itself; then a row's number chooses it, u USE THIS SERIAL,
         a Scan again, c Cancel (back to Scan).
+
+        With --web, the first line printed is the address of a page to open in a browser: the
+        newest camera frame with boxes around what was read (a proven tag marked as proven), the
+        phone's screen beside it, its buttons to press, and controls for the phone's world (the
+        background, a camera fault, the Mac leaving and coming back). The terminal's keys still
+        work. The page is served on 127.0.0.1 unless a HOST is given.
         """
     static let notes = """
         Tags for the demo register: fieldrig tag make MF-0004 --register-id REG-4F2A --key ... (see
@@ -35,11 +42,12 @@ enum LiveCommand: Command {
         """
 
     enum Option: CommandOption {
-        case camera, walkRound, register, fault, seconds, virtual
+        case camera, web, walkRound, register, fault, seconds, virtual
 
         var spec: OptionSpec {
             switch self {
             case .camera: .value("--camera", "SOURCE", "where frames come from (required)")
+            case .web: .value("--web", "[HOST:]PORT", "also show it all on a page at this address (PORT 0: a free one)")
             case .walkRound: .flag("--walk-round", "open the sheet for a walk-round (hits draw the card) instead of Scan")
             case .register: .value("--register", "PATH", "the register to use (default: a fresh demo register)")
             case .fault: .repeated("--fault", "FAULT", "inject a fault, as for 'fieldrig read --camera'")
@@ -53,6 +61,10 @@ enum LiveCommand: Command {
         guard options.positional.isEmpty else { throw UsageError("takes no FILE") }
         guard let source = options.value(.camera) else { throw UsageError("--camera SOURCE is required") }
         let limit = options.given(.seconds) ? Duration.seconds(options.integer(.seconds)) : nil
+        // The page's address is the first line, so a script (or a person) can open it at once.
+        let web = try options.value(.web).map { try LiveWeb(address: $0, source: source) }
+        defer { web?.stop() }
+        if let web { emit("page: \(web.address)") }
         let camera = try openCamera(source, faults: options.all(.fault))
         var temporary: String? = nil
         let path: String
@@ -72,20 +84,55 @@ enum LiveCommand: Command {
         let driver = try ScanDriver(
             purpose: options.has(.walkRound) ? .walkRound : .intake, camera: camera, reader: reader, register: register,
             clock: clock)
+        if let web { driver.pump.observer = { web.frame($0, $1, at: clock.now) } }
         driver.send(.opened)
         var serial: SerialDriver? = nil
         var openings = 0
         var shown = ""
         var logged = (scan: 0, serial: 0)
         var reportedDrops = (count: 0, at: Duration.zero)
+        var macReachable = true
+        var lines: [String] = []
+        func say(_ line: String) {
+            emit(line)
+            if web != nil {
+                lines.append(line)
+                if lines.count > 200 { lines.removeFirst(100) }
+            }
+        }
+        /// A key from the terminal or the page; false when it means quit.
+        func act(_ key: String) -> Bool {
+            if key == "q" { return false }
+            if let (title, _, trouble) = LiveWeb.faults.first(where: { $0.1 == key }) {
+                // The page injects a camera fault: the camera in use reports it, as a real one would.
+                say("  · the page injected a fault: \(title.lowercased())")
+                if let chooser = serial {
+                    chooser.pump.stop()
+                    chooser.send(.cameraFailed(trouble))
+                } else {
+                    driver.pump.stop()
+                    driver.send(.cameraFailed(trouble))
+                }
+            } else if key == "mac:leaves" || key == "mac:returns" {
+                macReachable = key == "mac:returns"
+                say("  · the Mac \(macReachable ? "came back to" : "left") the network")
+            } else if let chooser = serial {
+                if let event = serialEvent(for: key) { chooser.send(event) } else { say("  (keys: 1-9 u a c q)") }
+            } else if let event = event(for: key) {
+                if event == .returnedToForeground { driver.returnToForeground() } else { driver.send(event) }
+            } else {
+                say("  (keys: v o n d 1 2 3 s b f q)")
+            }
+            return true
+        }
         let input = virtual ? nil : LineInput()
-        while limit.map({ driver.clock.now < $0 }) ?? true {
+        running: while limit.map({ driver.clock.now < $0 }) ?? true {
             let step = driver.clock.now + .milliseconds(virtual ? 100 : 50)
             if let chooser = serial {
                 chooser.run(until: step)
                 if chooser.handedBack != nil || chooser.usedSerial != nil {
                     // Cancel (or the serial used, or nothing read) hands back to Scan, re-armed.
-                    emit(TerminalText.serialChooser(chooser.chooser).joined(separator: "\n"))
+                    say(TerminalText.serialChooser(chooser.chooser).joined(separator: "\n"))
                     serial = nil
                     logged.serial = 0
                     driver.send(.opened)
@@ -94,11 +141,11 @@ enum LiveCommand: Command {
                 driver.run(until: step)
             }
             while logged.scan < driver.log.count {
-                emit("  · \(driver.log[logged.scan])")
+                say("  · \(driver.log[logged.scan])")
                 logged.scan += 1
             }
             while let chooser = serial, logged.serial < chooser.log.count {
-                emit("  · \(chooser.log[logged.serial])")
+                say("  · \(chooser.log[logged.serial])")
                 logged.serial += 1
             }
             let newlyOpened = driver.opened[openings...]
@@ -107,6 +154,7 @@ enum LiveCommand: Command {
                 // The serial chooser takes the camera; the scan sheet gives it up.
                 driver.send(.wentToBackground)
                 let chooser = SerialDriver(camera: camera, reader: reader, clock: clock)
+                if let web { chooser.pump.observer = { web.frame($0, $1, at: clock.now) } }
                 chooser.send(.opened)
                 serial = chooser
             }
@@ -114,29 +162,31 @@ enum LiveCommand: Command {
             // at most once a second of the session.
             let dropped = driver.pump.framesDropped + (serial?.pump.framesDropped ?? 0)
             if dropped > reportedDrops.count, driver.clock.now - reportedDrops.at >= .seconds(1) {
-                emit("  · camera: \(dropped) frames skipped unread so far (the reader is slower than the camera; the newest is read)")
+                say("  · camera: \(dropped) frames skipped unread so far (the reader is slower than the camera; the newest is read)")
                 reportedDrops = (dropped, driver.clock.now)
             }
             let screen =
                 serial.map { ["── Photograph a serial ─────────"] + TerminalText.serialChooser($0.chooser, keys: true) }
                 .map { $0.joined(separator: "\n") } ?? render(driver)
             if screen != shown {
-                emit(screen)
+                say(screen)
                 shown = screen
             }
-            if let line = input?.next() {
-                if line == "q" { break }
-                if let chooser = serial {
-                    if let event = serialEvent(for: line) { chooser.send(event) } else { emit("  (keys: 1-9 u a c q)") }
-                } else if let event = event(for: line) {
-                    if event == .returnedToForeground { driver.returnToForeground() } else { driver.send(event) }
-                } else {
-                    emit("  (keys: v o n d 1 2 3 s b f q)")
+            if let web {
+                let queue = (try? QueueSummary.of(register, macReachable: macReachable)).map {
+                    QueueScreen(summary: $0, rows: (try? register.queueRows()) ?? [])
                 }
+                let view =
+                    serial.map { PhoneView(chooser: $0.chooser, queue: queue) }
+                    ?? PhoneView(scan: (driver.sheet.purpose, driver.sheet.screen), queue: queue)
+                web.publish(phone: view, context: driver.sheet.context, log: lines)
+                for key in web.takeActions() where !act(key) { break running }
             }
+            if let line = input?.next(), !act(line) { break }
         }
         let dropped = driver.pump.framesDropped + (serial?.pump.framesDropped ?? 0)
         emit("  · camera: \(driver.pump.framesRead + (serial?.pump.framesRead ?? 0)) frames read, \(dropped) skipped unread")
+        if let web { emit("  · page: \(web.framesShown) frames sent to the page") }
         return ExitCode.success
     }
 

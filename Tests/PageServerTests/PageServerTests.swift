@@ -1,0 +1,150 @@
+import Foundation
+import PageServer
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+struct CannotConnect: Error {}
+
+/// A plain TCP client, to behave as browsers and bad clients do.
+final class Client {
+    let fd: Int32
+
+    init(port: UInt16) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { throw CannotConnect() }
+    }
+
+    deinit { close(fd) }
+
+    func send(_ text: String) {
+        let bytes = Array(text.utf8)
+        _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+    }
+
+    /// Reads until `marker` has come (or the connection closed, or a minute passed); all read.
+    func read(until marker: String) -> String {
+        var got: [UInt8] = []
+        while !String(decoding: got, as: UTF8.self).contains(marker) {
+            var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&pfd, 1, 60_000) > 0 else { break }
+            var chunk = [UInt8](repeating: 0, count: 65_536)
+            let n = Glibc.read(fd, &chunk, chunk.count)
+            if n <= 0 { break }
+            got += chunk[..<n]
+        }
+        return String(decoding: got, as: UTF8.self)
+    }
+
+    /// Whether the server closed the connection (reads to the end, up to a minute).
+    func closedByServer() -> Bool {
+        while true {
+            var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&pfd, 1, 60_000) > 0 else { return false }
+            var chunk = [UInt8](repeating: 0, count: 65_536)
+            let n = Glibc.read(fd, &chunk, chunk.count)
+            if n <= 0 { return true }
+        }
+    }
+}
+
+@Suite("the page server")
+struct PageServerTests {
+    func server(_ events: NewestEvent = NewestEvent()) throws -> PageServer {
+        try PageServer(host: "127.0.0.1", port: 0, events: events, maxConnections: 16) { request in
+            request.path == "/" ? .text("<p>page</p>", type: "text/html") : .notFound(request.path)
+        }
+    }
+
+    @Test("answers its page, and 404 for paths that do not exist, naming them")
+    func pagesAndUnknownPaths() throws {
+        let server = try server()
+        let page = try Client(port: server.port)
+        page.send("GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        let reply = page.read(until: "</p>")
+        #expect(reply.hasPrefix("HTTP/1.1 200"))
+        #expect(reply.contains("<p>page</p>"))
+        let unknown = try Client(port: server.port)
+        unknown.send("GET /../../etc/passwd HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        let missing = unknown.read(until: "\n\n")
+        #expect(missing.hasPrefix("HTTP/1.1 404"))
+        #expect(!missing.contains("root:"))
+        let garbage = try Client(port: server.port)
+        garbage.send("NOT HTTP AT ALL\r\n\r\n")
+        #expect(garbage.closedByServer())
+    }
+
+    @Test("each page gets the newest state; a page that reads nothing does not hold the others up")
+    func slowPagesSkip() throws {
+        let events = NewestEvent()
+        let server = try server(events)
+        let stalled = try Client(port: server.port)
+        stalled.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(events.waitForListening(1, timeout: 60))
+        // Far more than any socket buffer, published while one page reads nothing: publishing
+        // never waits for a page, and a page that comes now gets the newest state, not a backlog.
+        let big = String(repeating: "x", count: 100_000)
+        for n in 1...200 { events.publish("{\"n\": \(n), \"pad\": \"\(big)\"}") }
+        events.publish("{\"n\": \"last\"}")
+        let late = try Client(port: server.port)
+        late.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+        let got = late.read(until: "\"last\"")
+        #expect(got.contains("text/event-stream"))
+        #expect(got.contains("data: {\"n\": \"last\"}"))
+        #expect(!got.contains("\"n\": 1,"))
+    }
+
+    @Test("a page that leaves mid-stream is let go; many pages at once each get the state")
+    func leavingAndManyPages() throws {
+        let events = NewestEvent()
+        let server = try server(events)
+        var leaving: Client? = try Client(port: server.port)
+        leaving!.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(events.waitForListening(1, timeout: 60))
+        events.publish("{\"n\": 1}")
+        _ = leaving!.read(until: "data:")
+        leaving = nil
+        events.publish("{\"n\": 2}")
+        #expect(events.waitForListening(0, timeout: 60))
+        let pages = try (0..<10).map { _ in try Client(port: server.port) }
+        for page in pages { page.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n") }
+        #expect(events.waitForListening(10, timeout: 60))
+        events.publish("{\"n\": 3}")
+        for page in pages { #expect(page.read(until: "{\"n\": 3}").contains("data: {\"n\": 3}")) }
+    }
+
+    @Test("stopping ends every stream and closes every connection")
+    func stopCloses() throws {
+        let events = NewestEvent()
+        let server = try server(events)
+        let pages = try (0..<3).map { _ in try Client(port: server.port) }
+        for page in pages { page.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n") }
+        #expect(events.waitForListening(3, timeout: 60))
+        server.stop()
+        for page in pages { #expect(page.closedByServer()) }
+        #expect(throws: CannotConnect.self) { try Client(port: server.port) }
+    }
+
+    @Test("an address it cannot use is named, with what to do")
+    func badAddresses() throws {
+        #expect(throws: PageServerError.self) {
+            try PageServer(host: "not-an-address", port: 0, events: NewestEvent()) { _ in .notFound("") }
+        }
+        let first = try server()
+        do {
+            _ = try PageServer(host: "127.0.0.1", port: first.port, events: NewestEvent()) { _ in .notFound("") }
+            Issue.record("a second server listened on a port in use")
+        } catch {
+            #expect(error.description.contains("cannot listen there"))
+        }
+    }
+}

@@ -1,0 +1,137 @@
+import Companion
+import Foundation
+import Model
+import Register
+import Testing
+
+/// `fieldrig live` run in the background, its stdout collected as it comes and its first line
+/// (the page's address) waited for.
+final class BackgroundRig {
+    let process = Process()
+    private let input = Pipe()
+    private let output = Pipe()
+    private let collected = Locked(Data())
+    private let firstLine = DispatchSemaphore(value: 0)
+
+    init(_ arguments: [String]) throws {
+        let folder = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+        process.executableURL = folder.appendingPathComponent("fieldrig")
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: root)
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        let collected = collected
+        let firstLine = firstLine
+        output.fileHandleForReading.readabilityHandler = { handle in
+            let chunk = handle.availableData
+            let hadLine = collected.withLock { data in
+                let before = data.contains(0x0A)
+                data.append(chunk)
+                return before || !data.contains(0x0A)
+            }
+            if !hadLine { firstLine.signal() }
+        }
+        try process.run()
+    }
+
+    /// The first line printed, waiting up to a minute for it.
+    func address() throws -> String {
+        guard firstLine.wait(timeout: .now() + 60) == .success else { throw Chromium.Failure(description: "fieldrig printed nothing") }
+        let text = String(decoding: collected.current, as: UTF8.self)
+        return String(text.prefix { $0 != "\n" })
+    }
+
+    var stdout: String { String(decoding: collected.current, as: UTF8.self) }
+
+    /// Types `q` and Enter, as a person quits, and waits for the rig to exit.
+    func quit() -> Int32 {
+        input.fileHandleForWriting.write(Data("q\n".utf8))
+        process.waitUntilExit()
+        output.fileHandleForReading.readabilityHandler = nil
+        return process.terminationStatus
+    }
+}
+
+/// The browser face in a real browser: Debian's Chromium, headless, with no network beyond the rig.
+@Suite("the phone in a browser", .serialized)
+struct BrowserTests {
+    /// Where the screenshots for the README go, when asked for (FIELDRIG_SCREENSHOTS=folder).
+    static func keep(_ png: Data, as name: String) {
+        guard let folder = ProcessInfo.processInfo.environment["FIELDRIG_SCREENSHOTS"] else { return }
+        try? png.write(to: URL(fileURLWithPath: folder).appendingPathComponent(name))
+    }
+
+    @Test("live --web: the ready sentence, the recorded tag's card, VERIFY pressed in the page stamps the register")
+    func livePage() throws {
+        let folder = NSTemporaryDirectory() + "fieldrig-browser-\(getpid())"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/register.sqlite"
+        do {
+            let register = try Register(path: path, create: true)
+            try register.apply(.demo, at: Timestamp(year: 2026, month: 11, day: 30))
+        }
+        let rig = try BackgroundRig([
+            "live", "--camera", "Devices/sequences/walk-round", "--walk-round", "--register", path, "--web", "0", "--seconds", "300",
+        ])
+        let line = try rig.address()
+        #expect(line.hasPrefix("page: http://127.0.0.1:"))
+        let address = String(line.dropFirst("page: ".count))
+        let browser = try Chromium()
+        let tab = try browser.open(address)
+        let sentence = try browser.waitFor("document.querySelector('#phone #scan .sentence')?.textContent", in: tab)
+        #expect(sentence as? String == Copy.ready)
+        let card = try browser.waitFor("document.querySelector('#phone .card.hit .name')?.textContent", in: tab)
+        #expect(card as? String == "Core switch")
+        #expect(try browser.evaluate("document.querySelector('#phone .card.hit .tag').textContent", in: tab) as? String == "MF-0004")
+        // The frame is on the page with its boxes, the proven tag marked as proven.
+        let proven = try browser.waitFor("document.querySelector('#marks .mark.proven title')?.textContent", in: tab)
+        #expect((proven as? String)?.hasPrefix("MF-0") == true)
+        #expect(try browser.waitFor("document.getElementById('frame').naturalWidth", in: tab) as? Int ?? 0 > 0)
+        Self.keep(try browser.screenshot(tab), as: "live-page.png")
+        _ = try browser.evaluate("document.querySelector('#phone .card.hit button[data-key=\"v\"]').click()", in: tab)
+        let confirmation = try browser.waitFor("document.querySelector('#phone .card.hit .confirmation')?.textContent", in: tab)
+        #expect((confirmation as? String)?.hasPrefix("Verified at ") == true)
+        // Everything the page used came from the rig.
+        let outside = try browser.evaluate(
+            "performance.getEntriesByType('resource').map(e => e.name).filter(n => !n.startsWith(location.origin))", in: tab)
+        #expect((outside as? [Any])?.isEmpty == true)
+        #expect(rig.quit() == 0)
+        let register = try Register(path: path)
+        #expect(try register.stamps(tag: "MF-0004").count == 1)
+        #expect(rig.stdout.contains("register: verification of MF-0004 recorded"))
+    }
+
+    @Test("a failing scenario's trace, opened from disk, marks the failing step with what was expected and seen")
+    func failingTrace() throws {
+        let folder = NSTemporaryDirectory() + "fieldrig-trace-\(getpid())"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // Played through a recording without the tag it expects, the scenario fails at its card.
+        let run = try fieldrig(
+            "scenarios", "--filter", "busy mid-walk-round", "--camera", "Devices/sequences/intake-mf-0001", "--trace", folder, "--jobs", "1"
+        )
+        #expect(run.status == 1)
+        #expect(run.stdout.contains("trace: \(folder)/index.html"))
+        let browser = try Chromium()
+        let index = try browser.open("file://\(folder)/index.html")
+        let link = try browser.waitFor("document.querySelector('tr.failed a')?.getAttribute('href')", in: index) as? String
+        #expect(link?.hasPrefix("scenarios/") == true)
+        let page = try browser.open("file://\(folder)/\(link ?? "")")
+        let failed = try browser.waitFor("document.querySelector('li.step.failed .failure')?.innerText", in: page) as? String ?? ""
+        #expect(failed.contains("Expected"))
+        #expect(failed.contains("MF-0004"))
+        #expect(failed.contains("Scenarios/CameraTrouble.swift:"))
+        // The steps before it passed, with the phone drawn after each, and the camera's frames.
+        #expect(try browser.evaluate("document.querySelectorAll('li.step:not(.failed) .phone').length", in: page) as? Int ?? 0 >= 1)
+        #expect(try browser.evaluate("document.querySelectorAll('.filmstrip img').length", in: page) as? Int ?? 0 >= 1)
+        let broken = try browser.evaluate(
+            "Promise.all([...document.images].map(i => i.decode().then(() => 0, () => 1))).then(r => r.reduce((a, b) => a + b, 0))",
+            in: page)
+        #expect(broken as? Int == 0)
+        let outside = try browser.evaluate(
+            "performance.getEntriesByType('resource').map(e => e.name).filter(n => !n.startsWith('file://'))", in: page)
+        #expect((outside as? [Any])?.isEmpty == true)
+        Self.keep(try browser.screenshot(page), as: "trace-page.png")
+    }
+}
