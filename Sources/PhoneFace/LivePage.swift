@@ -32,18 +32,20 @@ public enum LivePage {
                         }
                         m.element("figcaption", [("id", "caption")], "Waiting for the first frame…")
                     }
-                }
-                m.element("div", [("id", "phone")]) { $0.raw(phone) }
-                m.element("aside", [("id", "controls")]) { m in
-                    for (group, controls) in controls {
-                        m.element("h3", [], group)
-                        for control in controls {
-                            m.element("button", [("type", "button"), ("class", "button"), ("data-key", control.action)], control.title)
+                    m.element("div", [("id", "controls")]) { m in
+                        for (group, controls) in controls {
+                            m.element("div", [("class", "group")]) { m in
+                                m.element("h3", [], group)
+                                for control in controls {
+                                    m.element(
+                                        "button", [("type", "button"), ("class", "button"), ("data-key", control.action)], control.title)
+                                }
+                            }
                         }
                     }
-                    m.element("h3", [], "Keys")
-                    m.element("p", [("class", "detail")], shortcuts)
+                    m.element("p", [("class", "detail")], "Keys: " + shortcuts)
                 }
+                m.element("div", [("id", "phone")]) { $0.raw(phone) }
             }
             m.element("pre", [("id", "log")], "")
             m.element("script", []) { $0.raw(script) }

@@ -50,9 +50,10 @@ public enum PageStyle {
         .mark.barcode rect { stroke: #0a60d0; } .mark.barcode text { fill: #0a60d0; }
         .mark.text rect { stroke: #d08a0a; } .mark.text text { fill: #8a5a00; }
         figcaption { font-size: 12px; color: #3a3a3c; line-height: 1.3; padding-top: 4px; }
-        #camera { flex: 1 1 480px; max-width: 800px; }
-        #controls { display: flex; flex-direction: column; gap: 6px; min-width: 210px; }
-        #controls h3 { margin: 6px 0 2px; font-size: 14px; }
+        #camera { flex: 1 1 480px; max-width: 900px; }
+        #controls { display: flex; gap: 16px; flex-wrap: wrap; margin-top: 12px; }
+        #controls .group { display: flex; flex-direction: column; gap: 6px; }
+        #controls h3 { margin: 0 0 2px; font-size: 14px; }
         #log { font: 12px "DejaVu Sans Mono", monospace; white-space: pre-wrap; margin: 0 16px 16px; max-height: 220px; overflow: auto;
           background: #fff; padding: 8px; border-radius: 8px; }
         table.results { border-collapse: collapse; margin: 16px; background: #fff; font-size: 14px; }

@@ -18,6 +18,7 @@ let commands: [any Command.Type] = [
     CrashQueueCommand.self,
     BenchReadCommand.self,
     BenchCamerasCommand.self,
+    BenchWebCommand.self,
     BenchRegisterCommand.self,
     BenchScanCommand.self,
     BenchSerialsCommand.self,

@@ -132,6 +132,23 @@ struct BrowserTests {
         let outside = try browser.evaluate(
             "performance.getEntriesByType('resource').map(e => e.name).filter(n => !n.startsWith('file://'))", in: page)
         #expect((outside as? [Any])?.isEmpty == true)
+        _ = try browser.evaluate(
+            "document.querySelector('li.step.failed').previousElementSibling.previousElementSibling.scrollIntoView()", in: page)
         Self.keep(try browser.screenshot(page), as: "trace-page.png")
+    }
+
+    @Test("bench web: every frame of a recording is sent to the pages listening, and they fetch them")
+    func benchWeb() throws {
+        let run = try fieldrig("bench", "web", "--camera", "Devices/sequences/tag-mf-0004", "--pages", "2")
+        #expect(run.status == 0)
+        #expect(run.stdout.hasPrefix("36 frames of Devices/sequences/tag-mf-0004 (camera 30 fps) read, 36 sent to 2 pages listening\n"))
+        #expect(run.stdout.contains("page work alone: "))
+        // A page fetches the newest frame once the one before has come: at least one, never more than were sent.
+        let fetched = run.stdout.split(separator: "\n").first { $0.hasPrefix("pages: each fetched ") }
+        let counts = fetched.map { $0.dropFirst("pages: each fetched ".count).split(separator: " ") } ?? []
+        #expect(counts.count > 2 && Int(counts[0]).map { (1...36).contains($0) } == true)
+        let missing = try fieldrig("bench", "web", "--camera", "Devices/no-such-recording")
+        #expect(missing.status != 0)
+        #expect(missing.stderr.contains("Devices/no-such-recording"))
     }
 }
