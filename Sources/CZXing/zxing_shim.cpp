@@ -9,19 +9,40 @@
 #include <exception>
 #include <string>
 
+namespace {
+using ZXing::BarcodeFormat;
+
+const ZXing::BarcodeFormats matrixFormats =
+    BarcodeFormat::DataMatrix | BarcodeFormat::PDF417 | BarcodeFormat::Aztec | BarcodeFormat::MicroQRCode;
+const ZXing::BarcodeFormats linearFormats = BarcodeFormat::Codabar | BarcodeFormat::Code39 | BarcodeFormat::Code93 |
+                                            BarcodeFormat::Code128 | BarcodeFormat::EAN8 | BarcodeFormat::EAN13 |
+                                            BarcodeFormat::ITF | BarcodeFormat::UPCA | BarcodeFormat::UPCE;
+
+ZXing::Results readFormats(const ZXing::ImageView &image, ZXing::BarcodeFormats formats, int most) {
+    ZXing::DecodeHints hints;
+    hints.setFormats(formats);
+    hints.setTryHarder(true);
+    hints.setTryRotate(true);
+    hints.setMaxNumberOfSymbols(most);
+    return ZXing::ReadBarcodes(image, hints);
+}
+}  // namespace
+
 extern "C" int fieldrig_zxing_read(const unsigned char *gray, int width, int height, int stride, int which,
                                    fieldrig_zxing_symbol **out) {
     *out = nullptr;
     if (!gray || width <= 0 || height <= 0 || stride < width) return -1;
     try {
-        using ZXing::BarcodeFormat;
-        ZXing::DecodeHints hints;
-        hints.setFormats(which == FIELDRIG_ZXING_MATRIX_ONLY
-                             ? BarcodeFormat::DataMatrix | BarcodeFormat::PDF417 | BarcodeFormat::Aztec | BarcodeFormat::MicroQRCode
-                             : BarcodeFormat::Any);
-        hints.setTryHarder(true);
-        hints.setTryRotate(true);
-        auto results = ZXing::ReadBarcodes(ZXing::ImageView(gray, width, height, ZXing::ImageFormat::Lum, stride), hints);
+        ZXing::ImageView image(gray, width, height, ZXing::ImageFormat::Lum, stride);
+        bool every = which != FIELDRIG_ZXING_MATRIX_ONLY;
+        auto results = readFormats(image, every ? matrixFormats | BarcodeFormat::QRCode : matrixFormats, 0);
+        if (every) {
+            // zxing-cpp 1.4 as Debian builds it (assertions on) aborts when it compares two
+            // readings of a linear code across rows of a noisy frame (Result::operator==, its
+            // lineCount assertion); asking for one linear symbol never compares. zbar reads the
+            // others.
+            for (auto &r : readFormats(image, linearFormats, 1)) results.push_back(std::move(r));
+        }
         int count = 0;
         for (const auto &r : results) count += r.isValid() ? 1 : 0;
         if (count == 0) return 0;

@@ -40,11 +40,35 @@ public final class MatrixCodeReader {
                     }
                 }
                 let format = s.format.map { String(cString: $0) } ?? "?"
-                return BarcodeSymbol(
-                    value: s.text.map { String(cString: $0) } ?? "", symbology: Self.zbarName(format),
-                    box: Box(enclosing: corners) ?? Box(x: 0, y: 0, width: frame.width, height: frame.height))
+                var box = Box(enclosing: corners) ?? Box(x: 0, y: 0, width: frame.width, height: frame.height)
+                // A linear code is read on one row; its bars reach above and below it.
+                if box.height < 4, box.width >= 8 { box = Self.barsAround(box, in: frame) }
+                return BarcodeSymbol(value: s.text.map { String(cString: $0) } ?? "", symbology: Self.zbarName(format), box: box)
             }
         }
+    }
+
+    /// The rows above and below the one a linear code was read on whose light and dark fall
+    /// where that row's do (four in five pixels alike): the height of its bars.
+    static func barsAround(_ row: Box, in frame: Frame) -> Box {
+        let x0 = max(0, row.x)
+        let x1 = min(frame.width, row.maxX)
+        let y = min(max(0, row.y + row.height / 2), frame.height - 1)
+        guard x1 - x0 >= 8 else { return row }
+        func profile(_ y: Int) -> [Bool] {
+            let line = (x0..<x1).map { Int(frame[$0, y]) }
+            let threshold = (line.min()! + line.max()!) / 2
+            return line.map { $0 < threshold }
+        }
+        let reference = profile(y)
+        func alike(_ other: Int) -> Bool {
+            zip(reference, profile(other)).filter { $0 == $1 }.count * 5 >= reference.count * 4
+        }
+        var top = y
+        while top > 0, alike(top - 1) { top -= 1 }
+        var bottom = y
+        while bottom < frame.height - 1, alike(bottom + 1) { bottom += 1 }
+        return Box(x: x0, y: top, width: x1 - x0, height: bottom - top + 1)
     }
 
     /// zxing-cpp's name for a format as zbar names the same symbology.

@@ -48,6 +48,18 @@ struct MatrixCodeTests {
         #expect(try BarcodeReader().read(frame).isEmpty)
     }
 
+    @Test("every format on a noisy Code 128 that made zxing-cpp 1.4 abort: read, its bars' height found, no abort")
+    func noisyLinear() throws {
+        // Rendered by Devices/serial-corpus/generate (a Dell label, Gaussian noise). Asked for
+        // every linear symbol, zxing-cpp 1.4 compared two rows' readings and hit an assertion.
+        let frame = try ImageFile.load("\(root)/Devices/codes/noisy-code128.jpg")
+        let symbols = MatrixCodeReader().read(frame, formats: .all)
+        #expect(symbols.map(\.value) == ["BSJB5K7"])
+        #expect(symbols.map(\.symbology) == ["CODE-128"])
+        // One row read; the box reaches over the bars (about 40 rows at this scale).
+        #expect(symbols.first.map { $0.box.height >= 30 && $0.box.width > 400 } == true, "\(symbols.map(\.box))")
+    }
+
     @Test("zxing-cpp's format names become zbar's, so a reading has one shape whichever engine read it")
     func names() {
         #expect(MatrixCodeReader.zbarName("DataMatrix") == "DATAMATRIX")
