@@ -35,7 +35,7 @@ extern "C" int fieldrig_zxing_read(const unsigned char *gray, int width, int hei
     try {
         ZXing::ImageView image(gray, width, height, ZXing::ImageFormat::Lum, stride);
         bool every = which != FIELDRIG_ZXING_MATRIX_ONLY;
-        auto results = readFormats(image, every ? matrixFormats | BarcodeFormat::QRCode : matrixFormats, 0);
+        auto results = readFormats(image, every ? matrixFormats | BarcodeFormat::QRCode : matrixFormats, 0xFF);
         if (every) {
             // zxing-cpp 1.4 as Debian builds it (assertions on) aborts when it compares two
             // readings of a linear code across rows of a noisy frame (Result::operator==, its
