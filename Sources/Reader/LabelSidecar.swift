@@ -5,7 +5,8 @@ import Foundation
 /// One fact a line, `#` starts a comment:
 /// `barcode SYMBOLOGY VALUE`, `text LINE`, `serial VALUE`, `disagree BARCODE PRINTED`, `effect NAME`,
 /// and `misread LINE => READ` for a printed line that tesseract is known to misread beyond the
-/// OCR confusions (kept so the limit is visible and any change in it is noticed).
+/// OCR confusions (kept so the limit is visible and any change in it is noticed). A rendered
+/// corpus also names each label's `style NAME` (its maker's) and `layout NAME`.
 public struct LabelSidecar: Sendable, Equatable {
     public struct Barcode: Sendable, Hashable {
         public var symbology: String
@@ -19,6 +20,9 @@ public struct LabelSidecar: Sendable, Equatable {
     public var effects: [String] = []
     /// Printed lines tesseract is known to misread, and how it reads them.
     public var misreadings: [String: String] = [:]
+    /// The vendor style and the layout family of a rendered label, where the corpus says.
+    public var style: String?
+    public var layout: String?
 
     public init() {}
 
@@ -53,14 +57,18 @@ public struct LabelSidecar: Sendable, Equatable {
                 misreadings[fields[0]] = fields[1]
             case "effect":
                 effects.append(rest)
+            case "style", "layout":
+                guard !rest.isEmpty, !rest.contains(" ") else { throw fail("'\(parts[0])' needs one name") }
+                if parts[0] == "style" { style = rest } else { layout = rest }
             default:
-                throw fail("unknown fact '\(parts[0])' (barcode, text, serial, disagree, misread or effect)")
+                throw fail("unknown fact '\(parts[0])' (barcode, text, serial, disagree, misread, effect, style or layout)")
             }
         }
     }
 
     public static func == (a: LabelSidecar, b: LabelSidecar) -> Bool {
         a.barcodes == b.barcodes && a.texts == b.texts && a.serial == b.serial && a.effects == b.effects && a.misreadings == b.misreadings
+            && a.style == b.style && a.layout == b.layout
             && a.disagreements.map { [$0.barcode, $0.printed] } == b.disagreements.map { [$0.barcode, $0.printed] }
     }
 }

@@ -12,8 +12,37 @@ enum BenchSerialsCommand: Command {
         Reads every NAME.png in DIR (default Devices/labels) that has a NAME.expected sidecar with
         a 'serial' line, and reports: how often the true serial is on the chooser's list, how often
         it is first, the mean list length, and how often a planted barcode/print disagreement
-        ('disagree' lines) was shown as one. Lists every miss.
+        ('disagree' lines) was shown as one. Then the same per vendor style, layout and
+        degradation where the sidecars name them ('style', 'layout', 'effect': the rendered corpus
+        of Devices/serial-corpus/generate), and every miss, of two kinds: a reading miss (the
+        serial is in neither a barcode nor a printed line, even allowing OCR confusions) and an
+        extraction miss (it was read, and the extractor did not list it, or not first).
         """
+
+    /// The tally of one group of labels.
+    struct Tally {
+        var labels = 0
+        var onList = 0
+        var first = 0
+        var lengths = 0
+        var readingMisses = 0
+        var extractionMisses = 0
+        var planted = 0
+        var shown = 0
+
+        mutating func add(_ other: Tally) {
+            labels += other.labels
+            onList += other.onList
+            first += other.first
+            lengths += other.lengths
+            readingMisses += other.readingMisses
+            extractionMisses += other.extractionMisses
+            planted += other.planted
+            shown += other.shown
+        }
+
+        func percent(_ n: Int) -> String { String(format: "%5.1f%%", Double(n) / Double(max(1, labels)) * 100) }
+    }
 
     static func run(_ options: Parsed<NoOption>) throws -> Int32 {
         guard options.positional.count <= 1 else { throw UsageError("name one DIR") }
@@ -30,45 +59,80 @@ enum BenchSerialsCommand: Command {
             if sidecar.serial != nil { labels.append((base + ".png", sidecar)) }
         }
         guard !labels.isEmpty else { throw CommandFailure("\(folder): no NAME.png with a NAME.expected naming its serial") }
-        var onList = 0
-        var first = 0
-        var lengths = 0
-        var planted = 0
-        var shown = 0
+        var total = Tally()
+        var byStyle: [String: Tally] = [:]
+        var byLayout: [String: Tally] = [:]
+        var byEffect: [String: Tally] = [:]
         var misses: [String] = []
         try BatchRead.readAll(labels.map(\.path), passes: .all, jobs: defaultJobs) { path, outcome in
             guard case .success(let read) = outcome, let label = labels.first(where: { $0.path == path }) else {
                 misses.append("\(path): could not be read")
                 return
             }
+            var tally = Tally(labels: 1)
             let candidates = SerialExtractor.candidates(from: read.readings)
             let values = candidates.map(\.value)
             let truth = label.sidecar.serial!
-            lengths += candidates.count
-            if values.contains(truth) { onList += 1 } else { misses.append("\(path): \(truth) not on \(values)") }
+            tally.lengths = candidates.count
+            let wasRead = read.readings.contains { Self.carries($0, truth) }
+            if values.contains(truth) {
+                tally.onList = 1
+            } else if wasRead {
+                tally.extractionMisses = 1
+                misses.append("\(path): extraction: \(truth) was read, not listed in \(values)")
+            } else {
+                tally.readingMisses = 1
+                misses.append("\(path): reading: \(truth) in neither a barcode nor a printed line")
+            }
             if values.first == truth {
-                first += 1
+                tally.first = 1
             } else if values.contains(truth) {
-                misses.append("\(path): \(truth) not first in \(values)")
+                misses.append("\(path): order: \(truth) not first in \(values)")
             }
             for disagreement in label.sidecar.disagreements {
-                planted += 1
+                tally.planted += 1
                 let a = candidates.first { $0.value == disagreement.printed }
                 let b = candidates.first { $0.value == disagreement.barcode }
                 if a?.disagreesWith.contains(disagreement.barcode) == true && b?.disagreesWith.contains(disagreement.printed) == true {
-                    shown += 1
+                    tally.shown += 1
                 } else {
                     misses.append("\(path): the disagreement \(disagreement.barcode) / \(disagreement.printed) was not shown")
                 }
             }
+            total.add(tally)
+            if let style = label.sidecar.style { byStyle[style, default: Tally()].add(tally) }
+            if let layout = label.sidecar.layout { byLayout[layout, default: Tally()].add(tally) }
+            if label.sidecar.style != nil { byEffect[label.sidecar.effects.first ?? "none", default: Tally()].add(tally) }
         }
-        let n = Double(labels.count)
+        let n = Double(total.labels)
         emit(
             String(
-                format: "%d labels: true serial on the list %.1f%%, first %.1f%%, mean list length %.2f", labels.count,
-                Double(onList) / n * 100, Double(first) / n * 100, Double(lengths) / n))
-        emit(planted == 0 ? "no planted disagreements" : "planted disagreements shown as one: \(shown) of \(planted)")
+                format: "%d labels: true serial on the list %.1f%%, first %.1f%%, mean list length %.2f", total.labels,
+                Double(total.onList) / n * 100, Double(total.first) / n * 100, Double(total.lengths) / n))
+        emit(total.planted == 0 ? "no planted disagreements" : "planted disagreements shown as one: \(total.shown) of \(total.planted)")
+        emit(
+            "misses: \(total.readingMisses) reading (the serial was not read), \(total.extractionMisses) extraction (read, not listed: \(total.percent(total.extractionMisses).trimmingCharacters(in: .whitespaces)))"
+        )
+        for (title, groups) in [("style", byStyle), ("layout", byLayout), ("degradation", byEffect)] where !groups.isEmpty {
+            emit(
+                "\n\(title.padding(toLength: 12, withPad: " ", startingAt: 0)) labels  listed   first   mean  reading  extraction  disagreements"
+            )
+            for (name, t) in groups.sorted(by: { $0.key < $1.key }) {
+                emit(
+                    "\(name.padding(toLength: 12, withPad: " ", startingAt: 0)) \(String(t.labels).padded(6))  \(t.percent(t.onList))  \(t.percent(t.first))  \(String(format: "%5.2f", Double(t.lengths) / Double(max(1, t.labels))))  \(String(t.readingMisses).padded(7))  \(String(t.extractionMisses).padded(10))  \(t.planted == 0 ? "-" : "\(t.shown) of \(t.planted)")"
+                )
+            }
+        }
+        if !misses.isEmpty { emit("") }
         for miss in misses { emit("  miss: \(miss)") }
         return ExitCode.success
+    }
+
+    /// Whether `reading` carries `serial`: a barcode whose data holds it, or a printed line that
+    /// holds it once OCR confusions are folded and spaces dropped.
+    static func carries(_ reading: Reading, _ serial: String) -> Bool {
+        if case .barcode = reading.source { return reading.value.contains(serial) }
+        let squeeze = { (text: String) in OCRConfusion.fold(text).filter { !$0.isWhitespace } }
+        return squeeze(reading.value).contains(squeeze(serial))
     }
 }
