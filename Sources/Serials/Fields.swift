@@ -12,7 +12,7 @@ enum Keywords {
         let serial = [
             "SERIAL NUMBER", "SERIAL NO", "SERIAL NR", "SERIAL #", "SER NO", "SER", "SERIAL", "SERVICE TAG", "S/N", "5/N", "SIN", "S/IN",
             "SN",
-            "5N", "S N", "(S)", "(21)", "S-N", "SNR",
+            "5N", "S N", "(S)", "(S/N)", "(SN)", "(21)", "S-N", "SNR",
         ]
         let esc = ["EXPRESS SERVICE CODE", "EXP SERVICE CODE", "ESC"]
         let other = [

@@ -22,17 +22,21 @@ public struct SerialReading: Sendable, Hashable {
     public var symbology: String?
     /// "CODE-128 barcode" or "printed line 2".
     public var place: String
+    /// Where it is on the label, when known: printed keywords and values are paired by it.
+    public var box: Box?
 
-    public init(value: String, symbology: String?, place: String) {
+    public init(value: String, symbology: String?, place: String, box: Box? = nil) {
         self.value = value
         self.symbology = symbology
         self.place = place
+        self.box = box
     }
 
     public init(_ reading: Reading) {
         value = reading.value
         if case .barcode(let symbology) = reading.source { self.symbology = symbology } else { symbology = nil }
         place = reading.place
+        box = reading.box
     }
 
     public var isBarcode: Bool { symbology != nil }
@@ -50,7 +54,8 @@ public struct SerialReading: Sendable, Hashable {
 /// agreement first; where a barcode and a labelled printed value look like the same field but
 /// differ, both are listed, next to each other, each naming the other.
 public enum SerialExtractor {
-    public static func candidates(_ readings: [SerialReading]) -> [SerialCandidate] {
+    public static func candidates(_ given: [SerialReading]) -> [SerialCandidate] {
+        let readings = Layout.joined(given)
         var pool = Pool()
         var excluded = Set<String>()  // folded values named as something else
         var escs: [String] = []
