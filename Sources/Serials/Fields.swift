@@ -124,6 +124,36 @@ enum Tokens {
     }
 
     /// Whether two values look like the same field: the same length, differing in at most two places.
+    /// Pairs of characters OCR reads one for the other on printed serials: wider than
+    /// `OCRConfusion.pairs` (which folds letters to digits), and pairwise, not transitive (S is
+    /// read for 5 and for 8, but 5 is not read for 8).
+    static let confusedPairs: Set<String> = [
+        "S5", "S8", "B8", "O0", "D0", "Q0", "OD", "OQ", "Q9", "I1", "L1", "IL", "J1", "IJ", "Z2", "G6", "A4", "T7", "B3", "E3",
+    ]
+
+    static func confused(_ a: Character, _ b: Character) -> Bool {
+        a == b || confusedPairs.contains(String([a, b])) || confusedPairs.contains(String([b, a]))
+    }
+
+    /// Whether OCR reading `exact` (a barcode's value) could have printed `read`: the same
+    /// characters up to confusions, or with one character read twice (a stray character beside
+    /// one it is confused with: "G8WQS5L" for "G8WQ5L").
+    static func readAs(_ read: String, _ exact: String) -> Bool {
+        let a = Array(read.uppercased())
+        let b = Array(exact.uppercased())
+        guard a != b, b.count >= 5 else { return false }
+        func alike(_ x: [Character], _ y: [Character]) -> Bool { x.count == y.count && zip(x, y).allSatisfy { confused($0, $1) } }
+        if a.count == b.count { return alike(a, b) }
+        guard a.count == b.count + 1 else { return false }
+        for k in a.indices {
+            var rest = a
+            let extra = rest.remove(at: k)
+            let beside = (k > 0 && confused(extra, a[k - 1])) || (k + 1 < a.count && confused(extra, a[k + 1]))
+            if beside, alike(rest, b) { return true }
+        }
+        return false
+    }
+
     static func sameField(_ a: String, _ b: String) -> Bool {
         let x = Array(OCRConfusion.fold(a))
         let y = Array(OCRConfusion.fold(b))
@@ -171,19 +201,23 @@ enum Barcodes {
             // An envelope says what each value is: only a serial's data identifier names a serial.
             return elements.filter { DataIdentifiers.serials.contains($0.identifier) }.map(\.value)
         }
-        if symbology == "QR-Code" { return qrSerials(data) }
-        if data.hasPrefix("1P") || data.hasPrefix("30P") { return [] }  // MH10.8.2 part numbers
-        if data.hasPrefix("1S"), data.count > 3 {
+        if data.hasPrefix("1S"), data.count > 3, data.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) {
             let rest = String(data.dropFirst(2))
-            // Lenovo: 1S + the 10-character machine type and model + the 8-character serial.
+            // Lenovo, on its labels' Code 128 and QR alike: 1S + the 10-character machine type
+            // and model + the 8-character serial.
             if rest.count == 18 { return [String(rest.suffix(8))] }
             return Tokens.looksLikeSerial(rest) ? [rest] : []
         }
+        if symbology == "QR-Code" { return qrSerials(data) }
+        if data.hasPrefix("1P") || data.hasPrefix("30P") { return [] }  // MH10.8.2 part numbers
         if data.hasPrefix("S"), data.count > 6 {
+            // An S data identifier, or a serial that starts with S: the barcode alone cannot
+            // say. Both are offered, the exact value first; a print that names the value without
+            // the S settles it (the extractor).
             let rest = String(data.dropFirst())
             let fitsRest = Grammar.known.contains { $0.isSpecific && $0.fit(rest) == rest }
             let fitsWhole = Grammar.known.contains { $0.isSpecific && $0.fit(data) == data }
-            if fitsRest && !fitsWhole { return [rest] }
+            if fitsRest && !fitsWhole { return [data, rest] }
         }
         // A barcode is exact: a value of letters only (a Dell tag can be) is still one.
         return Tokens.looksLikeSerial(data) || (data.count >= 6 && data.count <= 20 && data.allSatisfy { $0.isASCII && $0.isLetter })

@@ -27,6 +27,8 @@ struct Grammar {
     let pattern: [CharClass]
     /// Known prefixes; a value fits only if it starts with one (after correction).
     let prefixes: [String]
+    /// Letters the vendor never uses, and the digit OCR read them for (Apple: no O, no I).
+    var never: [Character: Character] = [:]
     /// Whether a value that fits only this loosely (all positions `any`) counts as a match.
     var isSpecific: Bool { pattern.contains { $0 != .any } }
 
@@ -36,7 +38,7 @@ struct Grammar {
     func fit(_ value: String) -> String? {
         let chars = Array(value.uppercased())
         guard chars.count == pattern.count else { return nil }
-        let corrected = zip(chars, pattern).map { $1.correct($0) }
+        let corrected = zip(chars, pattern).map { never[$1.correct($0)] ?? $1.correct($0) }
         guard zip(corrected, pattern).allSatisfy({ $1.accepts($0) }) else { return nil }
         guard !prefixes.isEmpty else { return String(corrected) }
         let candidates = prefixes.filter { prefix in
@@ -46,8 +48,8 @@ struct Grammar {
         return prefix + String(corrected.dropFirst(prefix.count))
     }
 
-    static func parse(_ vendor: String, _ text: String, prefixes: [String] = []) -> Grammar {
-        Grammar(vendor: vendor, pattern: text.map { $0 == "9" ? .digit : $0 == "A" ? .letter : .any }, prefixes: prefixes)
+    static func parse(_ vendor: String, _ text: String, prefixes: [String] = [], never: [Character: Character] = [:]) -> Grammar {
+        Grammar(vendor: vendor, pattern: text.map { $0 == "9" ? .digit : $0 == "A" ? .letter : .any }, prefixes: prefixes, never: never)
     }
 
     /// The formats the extractor knows, most specific first. In the patterns, 9 is a digit, A a
@@ -65,7 +67,8 @@ struct Grammar {
         // Apple, 2010 to 2020: plant (3), year (1 letter), week (1), unique (3), model (4).
         parse(
             "Apple", "xxxAxxxxxxxx",
-            prefixes: ["C02", "C07", "C17", "C1M", "C39", "D25", "DMP", "DMQ", "DLX", "F4K", "F5K", "FK1", "FVF", "G8W", "W8", "VM"]),
+            prefixes: ["C02", "C07", "C17", "C1M", "C39", "D25", "DMP", "DMQ", "DLX", "F4K", "F5K", "FK1", "FVF", "G8W", "W8", "VM"],
+            never: ["O": "0", "I": "1"]),
         // Apple before 2010: 11 characters.
         parse("Apple", "xx9xxxxxxxx"),
         // Apple from 2021: 10 random characters.

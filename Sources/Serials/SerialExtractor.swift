@@ -80,17 +80,20 @@ public enum SerialExtractor {
         }
         let labelled = Set(pool.entries.filter { $0.value.sources.contains(.labelledText) }.keys)
         for reading in readings where reading.isBarcode {
-            for var value in Barcodes.serialValues(reading.value, symbology: reading.symbology!)
-            where !excluded.contains(OCRConfusion.fold(value)) {
+            let values = Barcodes.serialValues(reading.value, symbology: reading.symbology!)
+            for (n, var value) in values.enumerated() where !excluded.contains(OCRConfusion.fold(value)) {
                 // A bare S data identifier before a serial the print names: the serial is the rest.
                 if value.hasPrefix("S"), !labelled.contains(OCRConfusion.fold(value)),
                     labelled.contains(OCRConfusion.fold(String(value.dropFirst())))
                 {
                     value.removeFirst()
                 }
-                pool.add(value, place: reading.place, source: .barcode)
+                // A second reading of the same data (without an S that may be a data
+                // identifier) is offered after the exact value, unless the print backs it.
+                pool.add(value, place: reading.place, source: n == 0 ? .barcode : .barcodeAlternative)
             }
         }
+        pool.mergeConfusedPrint()
         return pool.result(expressServiceCodes: escs)
     }
 
@@ -102,13 +105,15 @@ public enum SerialExtractor {
 
 /// The values seen, merged by their OCR-folded form.
 struct Pool {
-    enum Source: Hashable { case barcode, labelledText, unlabelledText }
+    enum Source: Hashable { case barcode, barcodeAlternative, labelledText, unlabelledText }
 
     struct Entry {
         var barcodeValue: String?
         var textValue: String?
         var places: [String] = []
         var sources: Set<Source> = []
+        /// Whether a barcode's data gave this value as it is (not only as a second reading).
+        var exactBarcode = false
         var order: Int
     }
 
@@ -119,10 +124,35 @@ struct Pool {
         let key = OCRConfusion.fold(value)
         var entry = entries[key] ?? Entry(order: next)
         if entries[key] == nil { next += 1 }
-        if source == .barcode { entry.barcodeValue = entry.barcodeValue ?? value } else { entry.textValue = entry.textValue ?? value }
+        if source == .barcode || source == .barcodeAlternative {
+            entry.barcodeValue = entry.barcodeValue ?? value
+        } else {
+            entry.textValue = entry.textValue ?? value
+        }
         if !entry.places.contains(place) { entry.places.append(place) }
         entry.sources.insert(source)
+        if source == .barcodeAlternative { entry.sources.insert(.barcode) }
+        if source == .barcode { entry.exactBarcode = true }
         entries[key] = entry
+    }
+
+    /// A printed value that OCR could have made of a barcode's exact value joins it: one value,
+    /// the barcode's text, backed by both (only a difference no confusion explains is a
+    /// disagreement).
+    mutating func mergeConfusedPrint() {
+        let printedOnly = entries.filter { !$0.value.sources.contains(.barcode) && $0.value.textValue != nil }
+        for (key, printed) in printedOnly {
+            let matches = entries.filter { $0.value.barcodeValue.map { Tokens.readAs(printed.textValue!, $0) } == true }
+            guard matches.count == 1, let target = matches.first else { continue }
+            var entry = target.value
+            entry.textValue = entry.textValue ?? printed.textValue
+            for place in printed.places where !entry.places.contains(place) { entry.places.append(place) }
+            entry.sources.formUnion(printed.sources)
+            entry.exactBarcode = entry.exactBarcode || printed.exactBarcode
+            entry.order = min(entry.order, printed.order)
+            entries[target.key] = entry
+            entries[key] = nil
+        }
     }
 
     func result(expressServiceCodes: [String]) -> [SerialCandidate] {
@@ -148,7 +178,8 @@ struct Pool {
             case (.agree, true): tier = 0
             case (.agree, false): tier = confirmedByESC ? 0 : 1
             case (.text, _): tier = confirmedByESC ? 1 : 2
-            default: tier = Grammar.known.contains { $0.isSpecific && $0.fit(value) == value } ? 3 : 4
+            default:
+                tier = !entry.exactBarcode ? 5 : Grammar.known.contains { $0.isSpecific && $0.fit(value) == value } ? 3 : 4
             }
             ranked.append(
                 Ranked(
@@ -159,6 +190,13 @@ struct Pool {
         for i in ranked.indices where ranked[i].candidate.evidence == .text {
             for j in ranked.indices where ranked[j].candidate.evidence == .barcode {
                 if Tokens.sameField(ranked[i].candidate.value, ranked[j].candidate.value) {
+                    // Where the two differ only by a confusion, the barcode's character is the
+                    // printed one too; what is left is the difference no confusion explains.
+                    let printed = Array(ranked[i].candidate.value)
+                    let exact = Array(ranked[j].candidate.value)
+                    if printed.count == exact.count {
+                        ranked[i].candidate.value = String(zip(printed, exact).map { Tokens.confused($0, $1) ? $1 : $0 })
+                    }
                     ranked[i].candidate.disagreesWith.append(ranked[j].candidate.value)
                     ranked[j].candidate.disagreesWith.append(ranked[i].candidate.value)
                     ranked[j].tier = ranked[i].tier  // shown beside it, never buried below

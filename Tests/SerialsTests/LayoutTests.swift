@@ -49,3 +49,43 @@ struct LayoutTests {
         #expect(SerialExtractor.candidates(readings).isEmpty)
     }
 }
+
+@Suite("A barcode and its print through OCR's confusions")
+struct ConfusionTests {
+    @Test("a print OCR could have made of the barcode's value is the same value: the barcode's text, agreeing")
+    func sameValue() {
+        for (printed, exact) in [("386885391200", "3S6885391200"), ("FDO40719320", "FDO4071Q320"), ("G8WQS5LUVJDBK", "G8WQ5LUVJDBK")] {
+            let candidates = SerialExtractor.candidates([text("S/N: \(printed)", 1), code(exact)])
+            #expect(candidates.map(\.value) == [exact], "\(printed)")
+            #expect(candidates.first?.evidence == .agree)
+            #expect(candidates.first?.disagreesWith == [])
+        }
+    }
+
+    @Test("a difference no confusion explains is a disagreement; the confused characters in the print are the barcode's")
+    func disagreement() {
+        let candidates = SerialExtractor.candidates([text("S/N: PFUCHKOS", 1), code("PFUZHK0S")])
+        #expect(Set(candidates.map(\.value)) == ["PFUCHK0S", "PFUZHK0S"])
+        #expect(candidates.allSatisfy { $0.disagreesWith.count == 1 })
+        // One character read twice is not a difference: it only joins when it sits beside its look-alike.
+        #expect(Tokens.readAs("G8WQS5L", "G8WQ5L"))
+        #expect(!Tokens.readAs("G8WQX5L", "G8WQ5L"))
+        #expect(!Tokens.readAs("58668823", "58638823"))
+    }
+
+    @Test("an S before a serial: the exact value first, and without the S only as a second reading")
+    func sPrefix() {
+        #expect(SerialExtractor.candidates([code("SC0485383502")]).map(\.value).first == "SC0485383502")
+        #expect(SerialExtractor.candidates([text("(S) Serial No. C0485383502", 1), code("SC0485383502")]).first?.value == "C0485383502")
+    }
+
+    @Test("Lenovo's 1S in a QR code: the last 8 characters after the 10 of the machine type and model")
+    func lenovoQR() {
+        #expect(SerialExtractor.candidates([code("1S39F9W5DKKYPFLW8D5M", "QR-Code")]).map(\.value) == ["PFLW8D5M"])
+    }
+
+    @Test("Apple never prints O or I in a serial: OCR's O is a zero there")
+    func appleNoO() {
+        #expect(SerialExtractor.candidates([text("Serial Number: C02GNOQ27VYX", 1)]).map(\.value) == ["C02GN0Q27VYX"])
+    }
+}
