@@ -97,7 +97,7 @@ extension String {
 enum Tokens {
     /// The first token of a field's value that could be a serial, upper-cased.
     static func serialToken(_ value: String) -> String? {
-        for token in value.split(separator: " ") {
+        for token in Tokens.joinedHyphens(value).split(separator: " ") {
             let t = String(token).trimmingCharacters(in: ":.,;()#*\"'").uppercased()
             if t.count >= 4, t.count <= 24, t.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }),
                 t.contains(where: { $0.isLetter || $0.isNumber })
@@ -106,6 +106,24 @@ enum Tokens {
             }
         }
         return nil
+    }
+
+    /// `text` with a hyphen that OCR set apart from one side of a value joined again:
+    /// "WD -WCC4N1234567" and "WD- WCC4N1234567" are "WD-WCC4N1234567" (" - " stays).
+    static func joinedHyphens(_ text: String) -> String {
+        let chars = Array(text)
+        var out = ""
+        for (k, ch) in chars.enumerated() {
+            if ch == " ", k + 1 < chars.count, k > 0 {
+                let before = chars[k - 1]
+                let after = chars[k + 1]
+                let hyphenAfter = after == "-" && before.isLetter && before.isUppercase && k + 2 < chars.count && chars[k + 2].isLetter
+                let hyphenBefore = before == "-" && k >= 2 && chars[k - 2].isLetter && chars[k - 2].isUppercase && after.isLetter
+                if hyphenAfter || hyphenBefore { continue }
+            }
+            out.append(ch)
+        }
+        return out
     }
 
     /// A value that could be a serial on its own: 5 to 24 letters and digits (and dashes), with a

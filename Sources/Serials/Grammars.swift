@@ -114,14 +114,21 @@ enum NotSerial {
 
     /// A Dell PPID (Piece Part Identification): country (2 letters), part number (6), supplier
     /// (5), date code (3), sequence (4), revision (a letter and 2 digits): 23 characters, printed
-    /// as CN-0WV1JQ-89856-1AB-0123-A00 or run together as its barcode carries it. It names one
-    /// part of a machine, never the machine's serial.
+    /// as CN-0WV1JQ-89856-1AB-0123-A00 or run together as its barcode carries it (often without
+    /// the revision: 20). It names one part of a machine, never the machine's serial.
     static func isDellPPID(_ value: String) -> Bool {
         let groups = value.split(separator: "-").map(String.init)
-        let bare = groups.count == 6 && groups.map(\.count) == [2, 6, 5, 3, 4, 3] ? groups.joined() : value
-        guard bare.count == 23, bare.allSatisfy({ $0.isASCII && ($0.isUppercase || $0.isNumber) }) else { return false }
+        let counts = groups.map(\.count)
+        let bare = counts == [2, 6, 5, 3, 4, 3] || counts == [2, 6, 5, 3, 4] ? groups.joined() : value
+        guard bare.count == 23 || bare.count == 20, bare.allSatisfy({ $0.isASCII && ($0.isUppercase || $0.isNumber) }) else {
+            return false
+        }
         let chars = Array(bare)
-        return chars[0].isLetter && chars[1].isLetter && chars[20].isLetter && chars[21].isNumber && chars[22].isNumber
+        guard chars[0].isLetter, chars[1].isLetter else { return false }
+        // Its barcode often carries the 20 characters without the revision; the part number
+        // then opens with Dell's 0 and the supplier is five digits.
+        if bare.count == 20 { return chars[2] == "0" && chars[8..<13].allSatisfy(\.isNumber) }
+        return chars[20].isLetter && chars[21].isNumber && chars[22].isNumber
     }
 
     static func check(_ value: String) -> Bool {

@@ -2,66 +2,87 @@
 /// rebuilt so that each keyword line carries its value, whichever box the value was printed in.
 ///
 /// A line whose last keyword has no value after it ("Service Tag (S/N):" at the end of a table
-/// row, or alone above its value) takes the nearest printed line that starts with a value: on
-/// the same row to its right first (rows overlap by half a line height; a value column set a few
-/// pixels higher than its label column, which OCR reads first, is still the same row), else the
-/// line just under it, starting near it. A keyword alone in parentheses just after a value on
-/// its row ("WD-WCC4N1234567 (SN)") names that value. The value's line is used once.
+/// row, or alone above its value) takes a printed line that starts with a value: first on the
+/// same row, to its right (a keyword in parentheses, a caption, to its left: "WD-WCC4N1234567
+/// (SN)"); rows are matched by how much they overlap, so a value column set a few pixels higher
+/// or lower than its label column (read by OCR before it, or drifting on a tilted label) still
+/// pairs with its own row and not the next; failing that, the line just under it, starting near
+/// it. Each value's line is used once. Within one line, "VALUE (Serial No.)" names the value.
 enum Layout {
     static func joined(_ readings: [SerialReading]) -> [SerialReading] {
         var out = readings
-        var used = Set<Int>()
         let texts = readings.indices.filter { !readings[$0].isBarcode && readings[$0].box != nil }
-        for i in texts where !used.contains(i) {
-            let line = readings[i]
-            // "(Service Tag)": a keyword in parentheses, as a caption beside its value.
-            let inParentheses = line.value.hasPrefix("(") && line.value.hasSuffix(")") && line.value.count > 2
-            let awaiting = { (text: String) in Keywords.fields(in: text).last.map { $0.kind != .none && $0.value.isEmpty } == true }
-            let keyword =
-                awaiting(line.value)
-                ? line.value
-                : inParentheses && awaiting(String(line.value.dropFirst().dropLast()))
-                    ? String(line.value.dropFirst().dropLast()) : nil
-            guard let box = line.box, let keyword else { continue }
+        // The keyword lines waiting for a value, with the keyword as it is to be read.
+        var waiting: [Int: (keyword: String, caption: Bool)] = [:]
+        for i in texts {
+            let value = readings[i].value
+            let caption = value.hasPrefix("(") && value.hasSuffix(")") && value.count > 2
+            if caption, awaiting(String(value.dropFirst().dropLast())) {
+                waiting[i] = (String(value.dropFirst().dropLast()), true)
+            } else if awaiting(value) {
+                waiting[i] = (value, false)
+            }
+        }
+        let values = texts.filter { waiting[$0] == nil && Keywords.fields(in: readings[$0].value).first?.kind == Keywords.Kind.none }
+        var partner: [Int: Int] = [:]
+        var taken = Set<Int>()
+        // Same row first, best overlap first.
+        var pairs: [(keyword: Int, value: Int, overlap: Double, gap: Int)] = []
+        for (i, wait) in waiting {
+            let box = readings[i].box!
+            for j in values {
+                let other = readings[j].box!
+                let height = max(1, min(box.height, other.height))
+                let overlap = Double(min(box.maxY, other.maxY) - max(box.y, other.y)) / Double(height)
+                guard overlap >= 1.0 / 3 else { continue }
+                let reach = 14 * max(box.height, other.height)
+                if wait.caption {
+                    let gap = box.x - other.maxX
+                    if gap >= -box.height / 2, gap <= 4 * max(box.height, other.height) { pairs.append((i, j, overlap, gap)) }
+                } else {
+                    let gap = other.x - box.maxX
+                    if gap >= -box.height / 2, gap <= reach { pairs.append((i, j, overlap, gap)) }
+                }
+            }
+        }
+        for pair in pairs.sorted(by: { ($0.overlap, -$0.gap) > ($1.overlap, -$1.gap) })
+        where partner[pair.keyword] == nil && !taken.contains(pair.value) {
+            partner[pair.keyword] = pair.value
+            taken.insert(pair.value)
+        }
+        // Then the line just under a keyword that found none on its row.
+        for (i, _) in waiting.sorted(by: { $0.key < $1.key }) where partner[i] == nil {
+            let box = readings[i].box!
             let height = max(1, box.height)
-            func startsWithValue(_ j: Int) -> Bool {
-                !used.contains(j) && j != i && Keywords.fields(in: readings[j].value).first?.kind == Keywords.Kind.none
-            }
-            func sameRow(_ other: Box) -> Bool {
-                let overlap = min(box.maxY, other.maxY) - max(box.y, other.y)
-                return overlap * 2 >= min(height, other.height)
-            }
-            let right = texts.filter { j in
-                guard startsWithValue(j), let other = readings[j].box else { return false }
-                return sameRow(other) && other.x >= box.maxX - height / 2 && other.x - box.maxX <= 14 * height
-            }.min { readings[$0].box!.x < readings[$1].box!.x }
-            let below = texts.filter { j in
-                guard startsWithValue(j), let other = readings[j].box else { return false }
-                let gap = other.y - box.maxY
-                return other.y > box.y + height / 2 && gap <= height * 3 / 2 && abs(other.x - box.x) <= 3 * height
+            let below = values.filter { j in
+                guard !taken.contains(j) else { return false }
+                let other = readings[j].box!
+                return other.y > box.y + height / 2 && other.y - box.maxY <= height * 3 / 2 && abs(other.x - box.x) <= 3 * height
             }.min { readings[$0].box!.y < readings[$1].box!.y }
-            let left =
-                inParentheses
-                ? texts.filter { j in
-                    guard startsWithValue(j), let other = readings[j].box else { return false }
-                    return sameRow(other) && other.maxX <= box.x + height / 2 && box.x - other.maxX <= 4 * max(height, other.height)
-                }.max { readings[$0].box!.maxX < readings[$1].box!.maxX } : nil
-            guard let j = left ?? right ?? below else { continue }
-            used.insert(j)
+            if let j = below {
+                partner[i] = j
+                taken.insert(j)
+            }
+        }
+        for (i, j) in partner {
             out[i] = SerialReading(
-                value: keyword + " " + readings[j].value, symbology: nil, place: readings[j].place, box: box.union(readings[j].box!))
+                value: waiting[i]!.keyword + " " + readings[j].value, symbology: nil, place: readings[j].place,
+                box: readings[i].box!.union(readings[j].box!))
         }
         // Within one line: "VALUE (Serial No.)" names the value before it.
-        for i in texts where !used.contains(i) {
+        for i in texts where !taken.contains(i) && partner[i] == nil {
             let text = out[i].value
             guard text.hasSuffix(")"), let open = text.lastIndex(of: "("), open > text.startIndex else { continue }
             let keyword = String(text[open...].dropFirst().dropLast())
             let value = text[..<open].trimmingCharacters(in: .whitespaces)
-            guard let named = Keywords.fields(in: keyword).last, named.kind != .none, named.value.isEmpty,
-                Keywords.fields(in: value).allSatisfy({ $0.kind == .none })
-            else { continue }
+            guard awaiting(keyword), Keywords.fields(in: value).allSatisfy({ $0.kind == .none }) else { continue }
             out[i].value = keyword + " " + value
         }
-        return used.isEmpty ? out : out.indices.filter { !used.contains($0) }.map { out[$0] }
+        return taken.isEmpty ? out : out.indices.filter { !taken.contains($0) }.map { out[$0] }
+    }
+
+    /// Whether `text` ends in a keyword with nothing after it.
+    static func awaiting(_ text: String) -> Bool {
+        Keywords.fields(in: text).last.map { $0.kind != .none && $0.value.isEmpty } == true
     }
 }

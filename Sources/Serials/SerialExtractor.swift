@@ -69,7 +69,11 @@ public enum SerialExtractor {
                 case .expressServiceCode:
                     escs.append(field.value.filter(\.isNumber))
                 case .other:
-                    for token in field.value.split(separator: " ") { excluded.insert(OCRConfusion.fold(String(token))) }
+                    for token in field.value.split(separator: " ") {
+                        excluded.insert(OCRConfusion.fold(String(token)))
+                        // A MAC or part number printed with separators is barcoded without them.
+                        excluded.insert(OCRConfusion.fold(String(token.filter { !":-.".contains($0) })))
+                    }
                 case .none:
                     // An unlabelled token on its own line is evidence only if a barcode agrees.
                     for token in field.value.split(separator: " ") where Tokens.looksLikeSerial(String(token)) {

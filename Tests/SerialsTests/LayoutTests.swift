@@ -89,3 +89,29 @@ struct ConfusionTests {
         #expect(SerialExtractor.candidates([text("Serial Number: C02GNOQ27VYX", 1)]).map(\.value) == ["C02GN0Q27VYX"])
     }
 }
+
+@Suite("What is not a serial, and values OCR split")
+struct NotSerialTests {
+    @Test("a Dell PPID barcoded without its revision (20 characters) is a part, not the serial")
+    func ppidWithoutRevision() {
+        #expect(NotSerial.isDellPPID("CN0XJQQJ254298FD6L6G"))
+        #expect(NotSerial.isDellPPID("CN-0XJQQJ-25429-8FD-6L6G"))
+        #expect(NotSerial.isDellPPID("CN-0WV1JQ-89856-1AB-0123-A00"))
+        #expect(!NotSerial.isDellPPID("WD-WCC4N1234567ABCDE"))
+        let candidates = SerialExtractor.candidates([code("CN0XJQQJ254298FD6L6G"), code("FTCJGJF")])
+        #expect(candidates.map(\.value) == ["FTCJGJF"])
+    }
+
+    @Test("a MAC address printed with colons rules out its barcode without them")
+    func macBarcode() {
+        let candidates = SerialExtractor.candidates([text("MAC: E1:CE:23:83:A3:07", 1), code("E1CE2383A307"), code("ZM55LC387938")])
+        #expect(candidates.map(\.value) == ["ZM55LC387938"])
+    }
+
+    @Test("a hyphen OCR set apart from one side joins the value again")
+    func hyphen() {
+        #expect(SerialExtractor.candidates([text("S/N: WD -WMC4NLVZR3RW", 1)]).map(\.value) == ["WD-WMC4NLVZR3RW"])
+        #expect(Tokens.joinedHyphens("WD- WCC4N1234567") == "WD-WCC4N1234567")
+        #expect(Tokens.joinedHyphens("Serial - 12345") == "Serial - 12345")
+    }
+}
