@@ -40,7 +40,7 @@ let package = Package(
         .target(name: "PhoneFace", dependencies: ["Model", "Companion"]),
         .target(name: "MacLink", dependencies: ["COpenSSL", "Crypto", "Companion", "Register", "Durable"]),
         // libmicrohttpd wrapped once: the live page's server.
-        .target(name: "PageServer", dependencies: ["CMicroHTTPD"]),
+        .target(name: "PageServer", dependencies: ["CMicroHTTPD", "Durable"]),
         .target(name: "Shell", dependencies: ["Companion", "Crypto", "Reader", "Camera", "Register", "Imaging", "MacLink"]),
         .target(
             name: "ScenarioKit",

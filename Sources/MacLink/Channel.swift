@@ -1,5 +1,6 @@
 import COpenSSL
 import Crypto
+import Durable
 import Foundation
 import Register
 
@@ -160,18 +161,12 @@ public final class PinnedClient {
         guard let (host, port) = splitAddress(address) else { throw LinkError(.protocolError("'\(address)' is not host:port")) }
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw LinkError(.unreachable) }
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_port = port.bigEndian
-        guard inet_pton(AF_INET, host == "localhost" ? "127.0.0.1" : host, &addr.sin_addr) == 1 else {
+        guard let addr = IPv4.address(host, port: port) else {
             close(fd)
             throw LinkError(.protocolError("'\(host)' is not an IPv4 address"))
         }
         setTimeouts(fd, milliseconds: timeoutMilliseconds)
-        let connected = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else {
+        guard IPv4.connect(fd, to: addr) == nil else {
             close(fd)
             throw LinkError(.unreachable)
         }
@@ -232,28 +227,17 @@ public final class TLSServer: @unchecked Sendable {
         ignoreBrokenPipes()
         self.maximumConnections = maximumConnections
         self.idleMilliseconds = idleMilliseconds
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_port = port.bigEndian
-        guard inet_pton(AF_INET, host, &addr.sin_addr) == 1 else {
+        guard let addr = IPv4.address(host, port: port) else {
             throw LinkError(.protocolError("cannot listen on '\(host)': give an IPv4 address such as 127.0.0.1"))
         }
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw LinkError(.protocolError("cannot listen: \(errnoText())")) }
-        var yes: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        let bound = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        let fd: Int32
+        switch IPv4.listen(on: addr, backlog: 16) {
+        case .success(let listening):
+            fd = listening.fd
+            self.port = listening.port
+        case .failure(let error):
+            throw LinkError(.protocolError("cannot listen on \(host):\(port): \(errnoDescription(error.code))"))
         }
-        guard bound == 0, listen(fd, 16) == 0 else {
-            let why = errnoText()
-            close(fd)
-            throw LinkError(.protocolError("cannot listen on \(host):\(port): \(why)"))
-        }
-        var actual = sockaddr_in()
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &actual) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
-        self.port = UInt16(bigEndian: actual.sin_port)
         listener = fd
         guard let ctx = SSL_CTX_new(TLS_server_method()) else {
             close(fd)
@@ -342,7 +326,6 @@ public final class TLSServer: @unchecked Sendable {
 }
 
 /// The C library's sentence for the current errno.
-private func errnoText() -> String { String(cString: strerror(errno)) }
 
 /// The way the phone reaches the paired Mac: the pinned TLS channel, or the simulated Mac in
 /// the same process for scenarios.

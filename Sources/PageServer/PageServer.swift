@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import Durable
 import Foundation
 
 #if canImport(Glibc)
@@ -176,28 +177,19 @@ public final class PageServer: @unchecked Sendable {
         self.events = events
         self.eventsPath = eventsPath
         self.handler = handler
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else {
+        guard let address = IPv4.address(host, port: port) else {
             throw PageServerError(description: "\(host): not an IPv4 address (give one such as 127.0.0.1 or 0.0.0.0)")
         }
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw PageServerError(description: "cannot make a socket: \(String(cString: strerror(errno)))") }
-        var yes: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        let fd: Int32
+        switch IPv4.listen(on: address, backlog: 64) {
+        case .success(let listening):
+            fd = listening.fd
+            self.port = listening.port
+        case .failure(let error):
+            throw PageServerError(
+                description:
+                    "\(host):\(port): cannot listen there (\(errnoDescription(error.code))); choose another port, or 0 for a free one")
         }
-        guard bound == 0, listen(fd, 64) == 0 else {
-            let why = String(cString: strerror(errno))
-            close(fd)
-            throw PageServerError(description: "\(host):\(port): cannot listen there (\(why)); choose another port, or 0 for a free one")
-        }
-        var actual = sockaddr_in()
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &actual) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
-        self.port = UInt16(bigEndian: actual.sin_port)
         listener = fd
         let flags = UInt32(MHD_USE_THREAD_PER_CONNECTION.rawValue | MHD_USE_INTERNAL_POLLING_THREAD.rawValue)
         let options: [CVarArg] = [

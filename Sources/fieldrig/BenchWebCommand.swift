@@ -1,5 +1,6 @@
 import Camera
 import Companion
+import Durable
 import Foundation
 import PhoneFace
 import Reader
@@ -166,15 +167,8 @@ final class PageFollower: @unchecked Sendable {
 
 private func connectLoopback(_ port: UInt16) -> Int32? {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = port.bigEndian
-    address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-    let connected = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-    }
-    if connected != 0 {
-        close(fd)
+    guard fd >= 0, let address = IPv4.address("127.0.0.1", port: port), IPv4.connect(fd, to: address) == nil else {
+        if fd >= 0 { close(fd) }
         return nil
     }
     return fd
