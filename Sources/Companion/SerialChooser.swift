@@ -108,7 +108,7 @@ public struct SerialChooser: Sendable, Hashable {
         case .frameRead(let readings, let now):
             guard case .reading(var settling, let since) = phase, camera == .ready else { return [] }
             if !readings.isEmpty {
-                var collecting = settling ?? Settling(startedAt: now)
+                var collecting = settling ?? Settling(startedAt: now, voting: true)
                 collecting.add(readings)
                 settling = collecting
             }
@@ -152,12 +152,15 @@ public struct SerialChooser: Sendable, Hashable {
             return [.stopCamera, .openTypingByHand]
         }
         guard let collected = settling, collected.isSettled(at: now, window: window) else { return [] }
-        let readings = collected.values.flatMap { value in
-            value.whereRead.map { place in
-                SerialReading(value: value.value, symbology: place.hasSuffix(" barcode") ? String(place.dropLast(8)) : nil, place: place)
+        // Barcodes as they were decoded (exact); printed lines as the window voted them,
+        // character by character, with where they are on the label.
+        let barcodes = collected.values.flatMap { value in
+            value.whereRead.filter { $0.hasSuffix(" barcode") }.map { place in
+                SerialReading(value: value.value, symbology: String(place.dropLast(8)), place: place)
             }
         }
-        let candidates = SerialExtractor.candidates(readings)
+        let printed = collected.printed.map { SerialReading(value: $0.value, symbology: nil, place: $0.place, box: $0.box) }
+        let candidates = SerialExtractor.candidates(barcodes + printed)
         if candidates.isEmpty {
             phase = .typingByHand
             return [.stopCamera, .openTypingByHand]

@@ -8,17 +8,81 @@ public struct OfferedValue: Sendable, Hashable {
     public var fromText: Bool
 }
 
+/// One printed line followed across the frames of a window: where it is, and how often each
+/// character was read at each position (by readings of one length: a line OCR read with a
+/// character more or less is another track).
+public struct PrintedTrack: Sendable, Hashable {
+    public private(set) var box: Box
+    public let length: Int
+    public let place: String
+    public private(set) var frames = 0
+    private var votes: [[Character: Int]]
+    private var latest: [Character]
+
+    init(_ reading: Reading) {
+        box = reading.box
+        let chars = Array(reading.value)
+        length = chars.count
+        place = reading.place
+        votes = chars.map { [$0: 0] }
+        latest = chars
+        add(reading)
+    }
+
+    /// Whether `reading` is this line read again: as long, and where the line is.
+    func follows(_ reading: Reading) -> Bool {
+        guard reading.value.count == length else { return false }
+        let other = reading.box
+        let vertical = abs((box.y + box.height / 2) - (other.y + other.height / 2)) * 2 <= max(box.height, other.height)
+        let overlap = min(box.maxX, other.maxX) - max(box.x, other.x)
+        return vertical && overlap * 2 >= min(box.width, other.width)
+    }
+
+    mutating func add(_ reading: Reading) {
+        let chars = Array(reading.value)
+        for (k, ch) in chars.enumerated() { votes[k][ch, default: 0] += 1 }
+        latest = chars
+        box = reading.box
+        frames += 1
+    }
+
+    /// Each position's most frequent character (a tie goes to the latest frame's).
+    public var value: String {
+        String(
+            votes.indices.map { k in
+                let best = votes[k].values.max() ?? 0
+                return votes[k][latest[k]] == best ? latest[k] : votes[k].filter { $0.value == best }.keys.min()!
+            })
+    }
+}
+
 /// Values collected over the settling window (SCAN-3): every distinct value seen, from barcodes
 /// and print, across frames, with where each was read.
 public struct Settling: Sendable, Hashable {
     /// When the first value was seen, on the session's clock.
     public let startedAt: Duration
     public private(set) var values: [OfferedValue] = []
+    /// Each printed line across the window, voted character by character: one answer from many
+    /// frames rather than whichever frame OCR read best or worst. Kept when `voting`.
+    public private(set) var printed: [PrintedTrack] = []
+    /// Whether printed lines are voted (the serial chooser); the scan sheet's offer shows every
+    /// value read and needs no vote.
+    public let voting: Bool
 
-    public init(startedAt: Duration) { self.startedAt = startedAt }
+    public init(startedAt: Duration, voting: Bool = false) {
+        self.startedAt = startedAt
+        self.voting = voting
+    }
 
     /// Adds a frame's readings.
     public mutating func add(_ readings: [Reading]) {
+        for reading in readings where voting && !reading.source.isBarcode {
+            if let track = printed.firstIndex(where: { $0.follows(reading) }) {
+                printed[track].add(reading)
+            } else {
+                printed.append(PrintedTrack(reading))
+            }
+        }
         for reading in readings {
             let place = reading.place
             if let index = values.firstIndex(where: { $0.value == reading.value }) {

@@ -13,6 +13,34 @@ struct SerialChooserTests {
         return c
     }
 
+    @Test("many frames, one answer: each character of a printed line is what most frames read there")
+    func voting() {
+        // Five frames of one label: OCR reads the 0 as O in two of them (the first among them),
+        // and the S as 5 in one. One frame alone would have shown its own reading.
+        let reads = ["S/N: PFOBSL8U", "S/N: PF0BSL8U", "S/N: PFOB5L8U", "S/N: PF0BSL8U", "S/N: PF0BSL8U"]
+        var c = reading(reads.map { [printed($0, line: 1)] })
+        _ = c.handle(.clock(.seconds(1)))
+        #expect(c.rows.map(\.value) == ["PF0BSL8U"])
+        // A line elsewhere on the label is its own line, never a vote in another's.
+        var two = reading([
+            [printed("S/N: PFOBSL8U", line: 1), printed("P/N: 5B20W86124", line: 2)],
+            [printed("S/N: PF0BSL8U", line: 1), printed("P/N: 5B20W86124", line: 2)],
+            [printed("S/N: PF0BSL8U", line: 1), printed("P/N: 5B20W86I24", line: 2)],
+        ])
+        _ = two.handle(.clock(.seconds(1)))
+        #expect(two.rows.map(\.value) == ["PF0BSL8U"])
+        var settling = Settling(startedAt: .zero, voting: true)
+        settling.add([printed("S/N: PF0BSL8U", line: 1), printed("P/N: 5B20W86124", line: 2)])
+        settling.add([printed("S/N: PFOBSL8U", line: 1)])
+        settling.add([printed("S/N: PF0BSL8U", line: 1)])
+        #expect(settling.printed.map(\.value) == ["S/N: PF0BSL8U", "P/N: 5B20W86124"])
+        #expect(settling.printed.map(\.frames) == [3, 1])
+        // The scan sheet's offer keeps every value read, and does not vote.
+        var offer = Settling(startedAt: .zero)
+        offer.add([printed("S/N: PF0BSL8U", line: 1)])
+        #expect(offer.printed.isEmpty && offer.values.count == 1)
+    }
+
     @Test("the read settles by itself and the chooser comes up on its own, with the exact copy and no scores")
     func chooser() {
         var c = reading([[barcode("CN0KX2M1743", "CODE-128")], [printed("S/N: CN0KX2M1742", line: 2)]])
