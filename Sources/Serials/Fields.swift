@@ -141,7 +141,6 @@ enum Tokens {
         return value
     }
 
-    /// Whether two values look like the same field: the same length, differing in at most two places.
     /// Pairs of characters OCR reads one for the other on printed serials: wider than
     /// `OCRConfusion.pairs` (which folds letters to digits), and pairwise, not transitive (S is
     /// read for 5 and for 8, but 5 is not read for 8).
@@ -172,6 +171,7 @@ enum Tokens {
         return false
     }
 
+    /// Whether two values look like the same field: the same length, differing in at most two places.
     static func sameField(_ a: String, _ b: String) -> Bool {
         let x = Array(OCRConfusion.fold(a))
         let y = Array(OCRConfusion.fold(b))
