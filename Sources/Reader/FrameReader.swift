@@ -33,7 +33,20 @@ public final class FrameReader {
         if passes.contains(.text) {
             let upright = UprightFrame(Self.blanking(symbols.map(Self.printedArea), in: frame))
             skew = upright.angle
-            lines = text.read(upright.frame).map { line in
+            var read = text.read(upright.frame)
+            // Small print (a label far from the lens) is read again at twice the size, and kept
+            // when that reads more of it; boxes are brought back to the frame's own pixels.
+            let heights = read.flatMap(\.words).map(\.box.height).sorted()
+            if !heights.isEmpty, heights[heights.count / 2] < Self.smallPrint {
+                let enlarged = text.read(upright.frame.enlarged(by: 2)).map { line in
+                    var line = line
+                    line.box = line.box.halved
+                    for i in line.words.indices { line.words[i].box = line.words[i].box.halved }
+                    return line
+                }
+                if Self.characters(enlarged) > Self.characters(read) { read = enlarged }
+            }
+            lines = read.map { line in
                 var line = line
                 line.box = upright.originalBox(line.box)
                 for i in line.words.indices { line.words[i].box = upright.originalBox(line.words[i].box) }
@@ -146,6 +159,14 @@ public final class FrameReader {
         return 255
     }
 
+    /// Print whose typical word is less than this many pixels high is read again enlarged.
+    static let smallPrint = 18
+
+    /// Letters and digits in confident words: how much of the print a reading got.
+    static func characters(_ lines: [TextLine]) -> Int {
+        lines.flatMap(\.words).filter { $0.confidence >= 50 }.reduce(0) { $0 + $1.text.filter { $0.isLetter || $0.isNumber }.count }
+    }
+
     /// Below this tesseract confidence (0-100) a word is noise, not print.
     static let minimumConfidence = 15.0
     /// Below this confidence a word beside a barcode is taken for the ends of its bars.
@@ -154,6 +175,11 @@ public final class FrameReader {
     static let tallestWord = 2.5
     /// A word flatter than this fraction of a typical word is a speck or a rule, not print.
     static let flattestWord = 0.4
+}
+
+extension Box {
+    /// The box in a picture half the size.
+    var halved: Box { Box(x: x / 2, y: y / 2, width: (width + 1) / 2, height: (height + 1) / 2) }
 }
 
 /// Anything that reads a frame in one pass: the real reader, or a cache in front of it.
