@@ -129,8 +129,8 @@ struct ReadCommandTests {
     @Test(
         "every command has --help, exiting 0",
         arguments: [
-            ["read"], ["bench", "read"], ["bench", "cameras"], ["bench", "register"], ["cameras"], ["record"], ["register"],
-            ["crash", "register"], [],
+            ["read"], ["bench", "read"], ["bench", "cameras"], ["bench", "register"], ["bench", "web"], ["bench", "serials"], ["cameras"],
+            ["record"], ["register"], ["crash", "register"], ["live"], ["scenarios"], [],
         ])
     func help(command: [String]) throws {
         let folder = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
