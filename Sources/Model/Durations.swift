@@ -12,6 +12,12 @@ extension Duration {
     public var inMicroseconds: Int64 { components.seconds * 1_000_000 + components.attoseconds / 1_000_000_000_000 }
 }
 
+/// A session clock reading as a person reads it, seconds with milliseconds: "12.500 s".
+public func clockText(_ d: Duration) -> String {
+    let ms = d.inMilliseconds
+    return "\(ms / 1000).\(String(ms % 1000 + 1000).dropFirst()) s"
+}
+
 /// A duration as seconds with six decimals, as sequence files and logs write it: "1.250000".
 public func formatSeconds(_ d: Duration) -> String {
     let micros = d.inMicroseconds

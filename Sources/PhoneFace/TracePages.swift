@@ -104,12 +104,6 @@ public enum TracePages {
         return m.html + "\n"
     }
 
-    /// "12.500 s" on the scenario's virtual clock.
-    public static func clock(_ d: Duration) -> String {
-        let ms = d.inMilliseconds
-        return "\(ms / 1000).\(String(ms % 1000 + 1000).dropFirst()) s"
-    }
-
     /// The index: every scenario run, its result, time and rules, linked to its page.
     public static func index(_ entries: [TraceIndexEntry], title: String) -> String {
         let failed = entries.filter { !$0.passed }.count
@@ -154,7 +148,7 @@ public enum TracePages {
                     m.element("li", [("class", step.failure == nil ? "step" : "step failed"), ("id", "step-\(number + 1)")]) { m in
                         m.element("div", []) { m in
                             m.element("div", [("class", "step-head")]) { m in
-                                m.element("span", [("class", "clock")], clock(step.clock))
+                                m.element("span", [("class", "clock")], clockText(step.clock))
                                 m.element("span", [("class", "text")], step.text)
                                 m.element("span", [("class", "location")], step.location)
                             }
@@ -182,7 +176,7 @@ public enum TracePages {
                                         m.raw(
                                             FrameHTML.frame(
                                                 source: frame.image, width: frame.width, height: frame.height, marks: frame.marks,
-                                                caption: clock(frame.at) + (read.isEmpty ? "" : " · " + read)))
+                                                caption: clockText(frame.at) + (read.isEmpty ? "" : " · " + read)))
                                     }
                                 }
                             }

@@ -287,7 +287,8 @@ public final class ScenarioRunner {
     }
 }
 
+/// The clock as a transcript column: `clockText`, right-aligned to "999.000 s".
 func formatClock(_ d: Duration) -> String {
-    let ms = d.inMilliseconds
-    return String(format: "%3lld.%03lld s", ms / 1000, ms % 1000)
+    let text = clockText(d)
+    return String(repeating: " ", count: max(0, 9 - text.count)) + text
 }
