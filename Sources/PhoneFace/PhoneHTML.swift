@@ -40,6 +40,7 @@ public enum PhoneHTML {
         m.element("div", [("class", "phone")]) { m in
             m.element("div", [("class", "notch")], "")
             m.element("div", [("class", "screens")]) { m in
+                let empty = m.html.count
                 if let pairing = view.pairing { Self.pairing(pairing, &m) }
                 if let chooser = view.chooser { Self.chooser(chooser, &m) }
                 if let sweep = view.sweep { Self.sweep(sweep, &m) }
@@ -47,10 +48,7 @@ public enum PhoneHTML {
                 if let handover = view.handover { Self.handover(handover, &m) }
                 if let form = view.handIntake { Self.handIntake(form, &m) }
                 if let preview = view.preview { Self.preview(preview, &m) }
-                let anything =
-                    view.pairing != nil || view.chooser != nil || view.sweep != nil || view.scan != nil || view.handover != nil
-                    || view.handIntake != nil || view.preview != nil
-                if !anything { m.element("p", [("class", "empty")], "No screen open.") }
+                if m.html.count == empty { m.element("p", [("class", "empty")], "No screen open.") }
             }
             if let queue = view.queue { Self.queue(queue, &m) }
         }

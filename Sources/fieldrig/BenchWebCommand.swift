@@ -109,7 +109,6 @@ enum BenchWebCommand: Command {
 /// each frame it is told of (the newest only, once the one before has come).
 final class PageFollower: @unchecked Sendable {
     let port: UInt16
-    private let thread = Locked<Thread?>(nil)
     private let done = DispatchSemaphore(value: 0)
     private let fetched = Locked(0)
 
@@ -143,7 +142,6 @@ final class PageFollower: @unchecked Sendable {
                 }
             }
         }
-        thread.withLock { $0 = worker }
         worker.start()
     }
 
