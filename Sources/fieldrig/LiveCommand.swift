@@ -92,6 +92,7 @@ enum LiveCommand: Command {
         var logged = (scan: 0, serial: 0)
         var reportedDrops = (count: 0, at: Duration.zero)
         var macReachable = true
+        var queue: (screen: QueueScreen?, read: (at: Duration, macReachable: Bool)?) = (nil, nil)
         var lines: [String] = []
         func say(_ line: String) {
             emit(line)
@@ -173,12 +174,18 @@ enum LiveCommand: Command {
                 shown = screen
             }
             if let web {
-                let queue = (try? QueueSummary.of(register, macReachable: macReachable)).map {
-                    QueueScreen(summary: $0, rows: (try? register.queueRows()) ?? [])
+                // The queue is read from the register once a second, or when the Mac comes or
+                // goes, not on every turn of the loop: the summary costs milliseconds with many
+                // photographs, and the loop turns every 50.
+                if queue.read.map({ driver.clock.now - $0.at >= .seconds(1) || $0.macReachable != macReachable }) ?? true {
+                    let screen = (try? QueueSummary.of(register, macReachable: macReachable)).map {
+                        QueueScreen(summary: $0, rows: (try? register.queueRows()) ?? [])
+                    }
+                    queue = (screen, (driver.clock.now, macReachable))
                 }
                 let view =
-                    serial.map { PhoneView(chooser: $0.chooser, queue: queue) }
-                    ?? PhoneView(scan: (driver.sheet.purpose, driver.sheet.screen), queue: queue)
+                    serial.map { PhoneView(chooser: $0.chooser, queue: queue.screen) }
+                    ?? PhoneView(scan: (driver.sheet.purpose, driver.sheet.screen), queue: queue.screen)
                 web.publish(phone: view, context: driver.sheet.context, log: lines)
                 for key in web.takeActions() where !act(key) { break running }
             }
