@@ -116,9 +116,12 @@ struct Pool {
         var textValue: String?
         var places: [String] = []
         var sources: Set<Source> = []
-        /// Whether a barcode's data gave this value as it is (not only as a second reading).
-        var exactBarcode = false
         var order: Int
+
+        /// Whether a barcode's data gave this value, as it is or as a second reading.
+        var fromBarcode: Bool { sources.contains(.barcode) || sources.contains(.barcodeAlternative) }
+        /// Whether a barcode's data gave this value as it is (not only as a second reading).
+        var exactBarcode: Bool { sources.contains(.barcode) }
     }
 
     var entries: [String: Entry] = [:]
@@ -135,8 +138,6 @@ struct Pool {
         }
         if !entry.places.contains(place) { entry.places.append(place) }
         entry.sources.insert(source)
-        if source == .barcodeAlternative { entry.sources.insert(.barcode) }
-        if source == .barcode { entry.exactBarcode = true }
         entries[key] = entry
     }
 
@@ -144,7 +145,7 @@ struct Pool {
     /// the barcode's text, backed by both (only a difference no confusion explains is a
     /// disagreement).
     mutating func mergeConfusedPrint() {
-        let printedOnly = entries.filter { !$0.value.sources.contains(.barcode) && $0.value.textValue != nil }
+        let printedOnly = entries.filter { !$0.value.fromBarcode && $0.value.textValue != nil }
         for (key, printed) in printedOnly {
             let matches = entries.filter { $0.value.barcodeValue.map { Tokens.readAs(printed.textValue!, $0) } == true }
             guard matches.count == 1, let target = matches.first else { continue }
@@ -152,7 +153,6 @@ struct Pool {
             entry.textValue = entry.textValue ?? printed.textValue
             for place in printed.places where !entry.places.contains(place) { entry.places.append(place) }
             entry.sources.formUnion(printed.sources)
-            entry.exactBarcode = entry.exactBarcode || printed.exactBarcode
             entry.order = min(entry.order, printed.order)
             entries[target.key] = entry
             entries[key] = nil
@@ -167,7 +167,7 @@ struct Pool {
         }
         var ranked: [Ranked] = []
         for (_, entry) in entries {
-            let fromBarcode = entry.sources.contains(.barcode)
+            let fromBarcode = entry.fromBarcode
             let labelled = entry.sources.contains(.labelledText)
             let unlabelled = entry.sources.contains(.unlabelledText)
             // Unlabelled print alone is not a candidate: it only backs a barcode.
