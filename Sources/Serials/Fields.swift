@@ -141,12 +141,12 @@ enum Tokens {
         return value
     }
 
-    /// Pairs of characters OCR reads one for the other on printed serials: wider than
-    /// `OCRConfusion.pairs` (which folds letters to digits), and pairwise, not transitive (S is
-    /// read for 5 and for 8, but 5 is not read for 8).
-    static let confusedPairs: Set<String> = [
-        "S5", "S8", "B8", "O0", "D0", "Q0", "OD", "OQ", "Q9", "I1", "L1", "IL", "J1", "IJ", "Z2", "G6", "A4", "T7", "B3", "E3",
-    ]
+    /// Pairs of characters OCR reads one for the other on printed serials: `OCRConfusion.pairs`
+    /// (each letter and the digit it folds to) and the look-alikes folding cannot hold, because
+    /// they are pairwise, not transitive (S is read for 5 and for 8, but 5 is not read for 8).
+    static let confusedPairs: Set<String> = Set(OCRConfusion.pairs.map { String([$0.letter, $0.digit]) }).union([
+        "S8", "OD", "OQ", "Q9", "IL", "J1", "IJ", "A4", "T7", "B3", "E3",
+    ])
 
     static func confused(_ a: Character, _ b: Character) -> Bool {
         a == b || confusedPairs.contains(String([a, b])) || confusedPairs.contains(String([b, a]))
