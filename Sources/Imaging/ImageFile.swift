@@ -215,7 +215,7 @@ extension ImageFile {
 extension Frame {
     /// The same picture `factor` times as large (bilinear, through leptonica): small print
     /// enlarged for OCR, which reads text below about 20 pixels a line poorly.
-    public func enlarged(by factor: Double) -> Frame {
+    public func scaled(by factor: Double) -> Frame {
         let pix = PixHandle(frame: self)
         guard let scaled = PixHandle(pixScale(pix.pointer, Float(factor), Float(factor))), scaled.depth == 8 else { return self }
         var frame = scaled.frame()

@@ -38,20 +38,10 @@ public final class FrameReader {
             // when that reads more of it; boxes are brought back to the frame's own pixels.
             let heights = read.flatMap(\.words).map(\.box.height).sorted()
             if !heights.isEmpty, heights[heights.count / 2] < Self.smallPrint {
-                let enlarged = text.read(upright.frame.enlarged(by: 2)).map { line in
-                    var line = line
-                    line.box = line.box.halved
-                    for i in line.words.indices { line.words[i].box = line.words[i].box.halved }
-                    return line
-                }
+                let enlarged = text.read(upright.frame.scaled(by: 2)).map { $0.movingBoxes(\.halved) }
                 if Self.characters(enlarged) > Self.characters(read) { read = enlarged }
             }
-            lines = read.map { line in
-                var line = line
-                line.box = upright.originalBox(line.box)
-                for i in line.words.indices { line.words[i].box = upright.originalBox(line.words[i].box) }
-                return line
-            }
+            lines = read.map { $0.movingBoxes(upright.originalBox) }
         }
         return Self.combine(symbols: symbols, lines: lines, skew: skew)
     }

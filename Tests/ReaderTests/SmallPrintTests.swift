@@ -9,7 +9,7 @@ struct SmallPrintTests {
     /// A label fixture at half its size, in the middle of a white 1280x720 frame: the label held
     /// at twice the distance.
     func farAway(_ name: String) throws -> Frame {
-        let small = try ImageFile.load("\(root)/Devices/labels/\(name).png").enlarged(by: 0.5).packed()
+        let small = try ImageFile.load("\(root)/Devices/labels/\(name).png").scaled(by: 0.5).packed()
         var bytes = [UInt8](repeating: 255, count: 1280 * 720)
         let x0 = (1280 - small.width) / 2
         let y0 = (720 - small.height) / 2
