@@ -13,7 +13,6 @@ public struct OfferedValue: Sendable, Hashable {
 /// character more or less is another track).
 public struct PrintedTrack: Sendable, Hashable {
     public private(set) var box: Box
-    public let length: Int
     public let place: String
     public private(set) var frames = 0
     private var votes: [[Character: Int]]
@@ -22,12 +21,14 @@ public struct PrintedTrack: Sendable, Hashable {
     init(_ reading: Reading) {
         box = reading.box
         let chars = Array(reading.value)
-        length = chars.count
         place = reading.place
         votes = chars.map { [$0: 0] }
         latest = chars
         add(reading)
     }
+
+    /// How many characters the line has.
+    public var length: Int { votes.count }
 
     /// Whether `reading` is this line read again: as long, and where the line is.
     func follows(_ reading: Reading) -> Bool {
