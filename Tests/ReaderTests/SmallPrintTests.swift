@@ -31,4 +31,33 @@ struct SmallPrintTests {
         let boxes = reader.read(try farAway("lenovo-thinkpad")).filter { !$0.source.isBarcode }.map(\.box)
         #expect(boxes.allSatisfy { $0.x >= 300 && $0.maxX <= 980 && $0.y >= 150 && $0.maxY <= 570 }, "\(boxes)")
     }
+
+    func line(heights: [Int], confidence: Double) -> TextLine {
+        let words = heights.enumerated().map { i, h in
+            Word(text: "W\(i)", box: Box(x: i * 40, y: 10, width: 30, height: h), confidence: confidence)
+        }
+        return TextLine(words: words, box: Box(x: 0, y: 10, width: heights.count * 40, height: heights.max() ?? 0))
+    }
+
+    @Test("only small print read with doubt is read again: confident small print and doubtful large print are not")
+    func doubtful() {
+        #expect(FrameReader.isSmallAndDoubtful([line(heights: [12, 13, 14], confidence: 60)]))
+        #expect(!FrameReader.isSmallAndDoubtful([line(heights: [12, 13, 14], confidence: 93)]))
+        #expect(!FrameReader.isSmallAndDoubtful([line(heights: [24, 26, 30], confidence: 60)]))
+        #expect(!FrameReader.isSmallAndDoubtful([]))
+        // Words with no letter or digit (a dash, a bracket) say nothing about how the print was read.
+        var withPunctuation = line(heights: [12, 13], confidence: 93)
+        withPunctuation.words.append(Word(text: "—", box: Box(x: 90, y: 10, width: 10, height: 3), confidence: 5))
+        #expect(!FrameReader.isSmallAndDoubtful([withPunctuation]))
+    }
+
+    @Test("a text-dense label's 16-pixel print, read with confidence, is read once; the same label held far away is read again")
+    func denseLabelReadOnce() throws {
+        let reader = try FrameReader()
+        for name in ["dell-poweredge", "seagate-drive", "psu-delta"] {
+            let frame = try ImageFile.load("\(root)/Devices/dense-labels/\(name).png")
+            #expect(!FrameReader.isSmallAndDoubtful(reader.text.read(frame)), "\(name)")
+        }
+        #expect(FrameReader.isSmallAndDoubtful(reader.text.read(try farAway("lenovo-thinkpad"))))
+    }
 }
