@@ -18,11 +18,11 @@ const ZXing::BarcodeFormats linearFormats = BarcodeFormat::Codabar | BarcodeForm
                                             BarcodeFormat::Code128 | BarcodeFormat::EAN8 | BarcodeFormat::EAN13 |
                                             BarcodeFormat::ITF | BarcodeFormat::UPCA | BarcodeFormat::UPCE;
 
-ZXing::Results readFormats(const ZXing::ImageView &image, ZXing::BarcodeFormats formats, int most) {
+ZXing::Results readFormats(const ZXing::ImageView &image, ZXing::BarcodeFormats formats, int most, bool harder = true) {
     ZXing::DecodeHints hints;
     hints.setFormats(formats);
-    hints.setTryHarder(true);
-    hints.setTryRotate(true);
+    hints.setTryHarder(harder);
+    hints.setTryRotate(harder);
     hints.setMaxNumberOfSymbols(most);
     return ZXing::ReadBarcodes(image, hints);
 }
@@ -34,8 +34,11 @@ extern "C" int fieldrig_zxing_read(const unsigned char *gray, int width, int hei
     if (!gray || width <= 0 || height <= 0 || stride < width) return -1;
     try {
         ZXing::ImageView image(gray, width, height, ZXing::ImageFormat::Lum, stride);
-        bool every = which != FIELDRIG_ZXING_MATRIX_ONLY;
-        auto results = readFormats(image, every ? matrixFormats | BarcodeFormat::QRCode : matrixFormats, 0xFF);
+        bool every = which == FIELDRIG_ZXING_ALL;
+        auto formats = which == FIELDRIG_ZXING_DATAMATRIX_ONLY ? ZXing::BarcodeFormats(BarcodeFormat::DataMatrix)
+                       : every                                  ? matrixFormats | BarcodeFormat::QRCode
+                                                                : matrixFormats;
+        auto results = readFormats(image, formats, 0xFF, which != FIELDRIG_ZXING_DATAMATRIX_ONLY);
         if (every) {
             // zxing-cpp 1.4 as Debian builds it (assertions on) aborts when it compares two
             // readings of a linear code across rows of a noisy frame (Result::operator==, its

@@ -3,8 +3,10 @@ import Imaging
 
 /// Reads every barcode in a gray frame: zbar for EAN/UPC, Code 128/93/39, Codabar, ITF, DataBar
 /// and QR; zxing-cpp for what zbar cannot (DataMatrix, PDF417, Aztec, Micro QR), and for every
-/// format when zbar found no linear code (a noisy or damaged one zbar missed); and, when neither
-/// finds anything, zxing-cpp again on the inverted frame for codes printed light on dark.
+/// format when zbar found no linear code (a noisy or damaged one zbar missed); when no DataMatrix
+/// was found, zxing-cpp again for one in four overlapping tiles (it misses one far from the middle
+/// of a frame beside other print); and, when none of that finds anything, zxing-cpp on the
+/// inverted frame for codes printed light on dark.
 ///
 /// One scanner is kept and reused across frames. Not for sharing between threads: give each
 /// thread its own reader.
@@ -43,6 +45,12 @@ public final class BarcodeReader {
         for symbol in matrix.read(frame, formats: zbarFoundLinear ? .matrixOnly : .all)
         where !symbols.contains(where: { $0.value == symbol.value && $0.box.intersectionArea(symbol.box) > 0 }) {
             symbols.append(symbol)
+        }
+        if !symbols.contains(where: { $0.symbology == "DATAMATRIX" }) {
+            for symbol in matrix.readDataMatrixInTiles(frame)
+            where !symbols.contains(where: { $0.value == symbol.value && $0.box.intersectionArea(symbol.box) > 0 }) {
+                symbols.append(symbol)
+            }
         }
         if symbols.isEmpty {
             // Nothing dark on light: a code printed light on dark reads as itself inverted.

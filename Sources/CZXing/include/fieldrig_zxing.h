@@ -20,6 +20,8 @@ typedef struct {
 #define FIELDRIG_ZXING_MATRIX_ONLY 1
 /// Every format zxing-cpp reads.
 #define FIELDRIG_ZXING_ALL 2
+/// DataMatrix alone.
+#define FIELDRIG_ZXING_DATAMATRIX_ONLY 3
 
 /// Decodes every symbol of `which` in an 8-bit gray image (`stride` bytes a row). Returns how
 /// many were found (0 or more) and sets `*out` to an array to release with fieldrig_zxing_free,
