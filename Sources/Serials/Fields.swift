@@ -10,7 +10,8 @@ enum Keywords {
     /// Keywords as token sequences (upper case, trailing ':' '.' '#' removed), longest first.
     static let table: [(tokens: [String], kind: Kind)] = {
         let serial = [
-            "SERIAL NUMBER", "SERIAL NO", "SERIAL NR", "SERIAL #", "SER NO", "SER", "SERIAL", "SERVICE TAG", "S/N", "5/N", "SIN", "S/IN",
+            "SERIAL NUMBER", "SERIAL NO", "SERIAL NR", "SERIAL #", "SER NO", "SER", "SERIAL", "SERVICE TAG", "SVC TAG", "SVCTAG", "S/N",
+            "5/N", "SIN", "S/IN",
             "SN",
             "5N", "S N", "(S)", "(S/N)", "(SN)", "(21)", "S-N", "SNR",
         ]
@@ -20,7 +21,8 @@ enum Keywords {
             "MT",
             "TYPE", "REV", "VID", "MAC ADDRESS", "MAC", "IMEI", "MEID", "UPC", "EAN", "FCC ID", "FCC", "EMC", "(01)", "(10)", "(17)",
             "(11)",
-            "ASSET TAG", "ASSET", "PROPERTY OF", "LOT NO", "LOT", "MFG DATE", "DATE", "PRODUCT NO", "PRODUCT", "SKU", "HW", "FW", "VERSION",
+            "ASSET TAG", "ASSET", "PROPERTY OF", "LOT NO", "LOT", "MFG DATE", "MFG", "MFD", "DOM", "DATE", "PRODUCT NO", "PRODUCT", "SKU",
+            "HW", "FW", "VERSION",
             "INPUT", "OUTPUT", "CT", "CODE",
         ]
         let all = serial.map { ($0, Kind.serial) } + esc.map { ($0, Kind.expressServiceCode) } + other.map { ($0, Kind.other) }
@@ -100,7 +102,7 @@ enum Tokens {
         for token in Tokens.joinedHyphens(value).split(separator: " ") {
             let t = String(token).trimmingCharacters(in: ":.,;()#*\"'").uppercased()
             if t.count >= 4, t.count <= 24, t.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }),
-                t.contains(where: { $0.isLetter || $0.isNumber })
+                t.contains(where: { $0.isLetter || $0.isNumber }), !NotSerial.isDate(t)
             {
                 return t
             }

@@ -82,9 +82,11 @@ struct Grammar {
 
 /// Checks on values that are something other than a serial.
 enum NotSerial {
-    /// EAN-13, UPC-A, EAN-8 and GTIN-14 numbers with a valid check digit.
+    /// UPC-A, EAN-13 and GTIN-14 numbers with a valid check digit. Eight digits are not taken for
+    /// an EAN-8: an EAN-8 symbol is known by its symbology, and one eight-digit serial in ten has
+    /// a valid check digit by chance.
     static func isGTIN(_ value: String) -> Bool {
-        [8, 12, 13, 14].contains(value.count) && GS1.checkDigitHolds(value)
+        [12, 13, 14].contains(value.count) && GS1.checkDigitHolds(value)
     }
 
     /// A 15-digit IMEI with a valid Luhn check digit.
@@ -105,11 +107,20 @@ enum NotSerial {
         return groups.count == 6 && groups.allSatisfy { $0.count == 2 && $0.allSatisfy(\.isHexDigit) }
     }
 
-    /// A date: 2026-11-30, 30/11/2026, 2026.11, 202611.
+    /// A date: 2026-11-30, 30/11/2026, 2026.11: numbers between separators, one of them a year
+    /// (1980 to 2099) and another a month or a day (1234-5678 is not a date).
     static func isDate(_ value: String) -> Bool {
         let parts = value.split(whereSeparator: { "-/.".contains($0) })
-        if parts.count >= 2, parts.allSatisfy({ $0.allSatisfy(\.isNumber) }), parts.contains(where: { $0.count == 4 }) { return true }
-        return false
+        guard parts.count >= 2, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isNumber) }) else { return false }
+        guard let year = parts.firstIndex(where: { $0.count == 4 && (1980...2099).contains(Int($0)!) }) else { return false }
+        return parts.indices.contains { $0 != year && parts[$0].count <= 2 && (1...31).contains(Int(parts[$0])!) }
+    }
+
+    /// Twelve hex digits with a letter among them, as a MAC address is barcoded without its
+    /// separators. It could be a serial too, so it is not excluded; it is ranked after a barcode
+    /// that cannot be a MAC.
+    static func mayBeBareMAC(_ value: String) -> Bool {
+        value.count == 12 && value.allSatisfy(\.isHexDigit) && value.contains { $0.isLetter }
     }
 
     /// A Dell PPID (Piece Part Identification): country (2 letters), part number (6), supplier

@@ -183,7 +183,9 @@ struct Pool {
             case (.agree, false): tier = confirmedByESC ? 0 : 1
             case (.text, _): tier = confirmedByESC ? 1 : 2
             default:
-                tier = !entry.exactBarcode ? 5 : Grammar.known.contains { $0.isSpecific && $0.fit(value) == value } ? 3 : 4
+                tier =
+                    !entry.exactBarcode
+                    ? 5 : Grammar.known.contains { $0.isSpecific && $0.fit(value) == value } ? 3 : NotSerial.mayBeBareMAC(value) ? 5 : 4
             }
             ranked.append(
                 Ranked(

@@ -64,7 +64,7 @@ struct ExtractorTests {
 
     @Test(
         "garbled serial keywords still name the serial",
-        arguments: ["S/N:", "SN", "SIN:", "5/N:", "Serial No.", "Serial Number:", "(S)", "Service Tag:", "SER NO."])
+        arguments: ["S/N:", "SN", "SIN:", "5/N:", "Serial No.", "Serial Number:", "(S)", "Service Tag:", "SER NO.", "SVC TAG:"])
     func garbledKeywords(keyword: String) {
         #expect(SerialExtractor.candidates([text("\(keyword) 5CG1234XYZ", 1)]).map(\.value) == ["5CG1234XYZ"])
     }
@@ -74,9 +74,34 @@ struct ExtractorTests {
         #expect(NotSerial.isGTIN("4006381333931") && NotSerial.isGTIN("731304268390") && !NotSerial.isGTIN("4006381333932"))
         #expect(NotSerial.isIMEI("354678109876543") == (luhnValid("354678109876543")))
         #expect(NotSerial.isMAC("9C:3D:CF:A1:22:0B") && !NotSerial.isMAC("9C3DCFA1220B"))
-        #expect(NotSerial.isDate("2021-05-15") && !NotSerial.isDate("7XK2M93"))
+        #expect(NotSerial.isDate("2021-05-15") && NotSerial.isDate("2022-08") && NotSerial.isDate("15/05/2021"))
+        // Numbers between hyphens are a date only with a year and a month or day among them.
+        #expect(!NotSerial.isDate("7XK2M93") && !NotSerial.isDate("1234-5678") && !NotSerial.isDate("3100-0042"))
         #expect(
             SerialExtractor.candidates([code("4006381333931", "EAN-13"), code("https://assets.example.com/t/EX-1", "QR-Code")]).isEmpty)
+    }
+
+    @Test("a date after a serial keyword is not a serial; a manufacturing date's keyword names something else")
+    func dates() {
+        #expect(SerialExtractor.candidates([text("SN Mfg: 2022-08", 1)]).isEmpty)
+        #expect(SerialExtractor.candidates([text("S/N: 2022-08", 1)]).isEmpty)
+        #expect(SerialExtractor.candidates([text("MFG: 2022-08  S/N: 7XK2M93", 1)]).map(\.value) == ["7XK2M93"])
+        #expect(SerialExtractor.candidates([text("DOM 2021-05-15", 1), code("2021-05-15")]).isEmpty)
+    }
+
+    @Test("eight digits alone in a barcode are a serial, though one in ten has an EAN-8 check digit by chance")
+    func eightDigits() {
+        // 5804261 has the EAN-8 check digit 8.
+        #expect(SerialExtractor.candidates([code("58042618", "QR-Code")]).map(\.value) == ["58042618"])
+        #expect(SerialExtractor.candidates([code("58042618", "EAN-8")]).isEmpty)
+    }
+
+    @Test("twelve hex digits in a barcode may be a MAC without separators: listed after a barcode that cannot be")
+    func bareMACAfter() {
+        let values = SerialExtractor.candidates([code("E1CE2383A307"), code("ZM55LC387938", "CODE-39")]).map(\.value)
+        #expect(values == ["ZM55LC387938", "E1CE2383A307"])
+        // Twelve digits with no letter are not taken for a MAC.
+        #expect(!NotSerial.mayBeBareMAC("123456789012") && NotSerial.mayBeBareMAC("9C3DCFA1220B"))
     }
 
     @Test("structured barcodes: GS1 AI 21, Lenovo's 1S, a serial parameter, a labelled QR")

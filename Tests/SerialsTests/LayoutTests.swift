@@ -9,6 +9,20 @@ func boxed(_ value: String, _ line: Int, _ x: Int, _ y: Int, _ width: Int, _ hei
 
 @Suite("Keywords and values in separate boxes")
 struct LayoutTests {
+    @Test("a caption on a tilted label lying lower than its value: a manufacturing date beside it is not taken for the serial")
+    func tiltedCaption() {
+        // Boxes as read off an APC label turned a few degrees: "(SN)" overlaps the date's row
+        // more than its own value's; the date has a keyword of its own.
+        let readings = [
+            boxed("354896377680", 4, 162, 169, 203, 44), boxed("(SN)", 5, 443, 202, 49, 27), boxed("Mfg: 2022-08", 6, 156, 213, 192, 41),
+            code("3S4896377670"),
+        ]
+        let candidates = SerialExtractor.candidates(readings)
+        // The print, its 5 read for the barcode's S, disagrees with the barcode by one digit.
+        #expect(Set(candidates.map(\.value)) == ["3S4896377680", "3S4896377670"], "\(candidates.map(\.value))")
+        #expect(candidates.allSatisfy { !$0.disagreesWith.isEmpty })
+    }
+
     @Test("a table row: the value column to the right, set a pixel higher and read first, is the keyword's")
     func tableRow() {
         let readings = [
