@@ -82,15 +82,20 @@ public enum SerialExtractor {
                 }
             }
         }
-        let labelled = Set(pool.entries.filter { $0.value.sources.contains(.labelledText) }.keys)
+        let labelledEntries = pool.entries.filter { $0.value.sources.contains(.labelledText) }
+        let labelled = Set(labelledEntries.keys)
+        let labelledValues = labelledEntries.values.compactMap(\.textValue)
         for reading in readings where reading.isBarcode {
             let values = Barcodes.serialValues(reading.value, symbology: reading.symbology!)
             for (n, var value) in values.enumerated() where !excluded.contains(OCRConfusion.fold(value)) {
                 // A bare S data identifier before a serial the print names: the serial is the rest.
-                if value.hasPrefix("S"), !labelled.contains(OCRConfusion.fold(value)),
-                    labelled.contains(OCRConfusion.fold(String(value.dropFirst())))
-                {
-                    value.removeFirst()
+                // The print names it too when it is the same field as the rest, differing in a
+                // character or two: then the two are shown disagreeing, as the same field.
+                if value.hasPrefix("S"), !labelled.contains(OCRConfusion.fold(value)) {
+                    let rest = String(value.dropFirst())
+                    if labelled.contains(OCRConfusion.fold(rest)) || labelledValues.contains(where: { Tokens.sameField($0, rest) }) {
+                        value = rest
+                    }
                 }
                 // A second reading of the same data (without an S that may be a data
                 // identifier) is offered after the exact value, unless the print backs it.

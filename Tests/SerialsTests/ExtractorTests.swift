@@ -89,6 +89,18 @@ struct ExtractorTests {
         #expect(SerialExtractor.candidates([text("DOM 2021-05-15", 1), code("2021-05-15")]).isEmpty)
     }
 
+    @Test("an S data identifier before a serial the print names with one character different: one field, shown disagreeing")
+    func sPrefixDisagreeing() {
+        let candidates = SerialExtractor.candidates([text("S/N: JAE7208W0G3", 1), code("SJAW7208W0G3")])
+        #expect(candidates.map(\.value) == ["JAE7208W0G3", "JAW7208W0G3"])
+        #expect(candidates.map(\.disagreesWith) == [["JAW7208W0G3"], ["JAE7208W0G3"]])
+        // A print that is not the same field leaves the barcode as it is.
+        #expect(
+            Set(SerialExtractor.candidates([text("S/N: FOC1234ABCD", 1), code("SJAW7208W0G3")]).map(\.value)) == [
+                "FOC1234ABCD", "SJAW7208W0G3",
+            ])
+    }
+
     @Test("eight digits alone in a barcode are a serial, though one in ten has an EAN-8 check digit by chance")
     func eightDigits() {
         // 5804261 has the EAN-8 check digit 8.
