@@ -66,7 +66,8 @@ public final class FrameReader {
         }
         func plausible(_ word: Word) -> Word? {
             let text = word.text.trimmingCharacters(in: .whitespacesAndNewlines)
-            guard text.contains(where: { $0.isLetter || $0.isNumber }), word.confidence >= minimumConfidence else { return nil }
+            guard text.contains(where: { $0.isLetter || $0.isNumber }), word.confidence >= minimumConfidence || Self.looksLikeCode(text)
+            else { return nil }
             let covered = barcodeAreas.map { $0.intersectionArea(word.box) }.max() ?? 0
             if covered * 2 > word.box.area { return nil }
             let beside = barcodeSurroundings.map { $0.intersectionArea(word.box) }.max() ?? 0
@@ -171,8 +172,18 @@ public final class FrameReader {
         lines.flatMap(\.words).filter { $0.confidence >= 50 }.reduce(0) { $0 + $1.text.filter { $0.isLetter || $0.isNumber }.count }
     }
 
-    /// Below this tesseract confidence (0-100) a word is noise, not print.
+    /// Below this tesseract confidence (0-100) a word is noise, not print, unless it looks like a code.
     static let minimumConfidence = 15.0
+
+    /// Whether a word looks like a printed code: six or more capitals and digits, with at most
+    /// hyphens between them, both letters and digits among them. Tesseract gives such words
+    /// little confidence (no dictionary knows them: "-WMC4NWPSEKH5" read at 12), where the
+    /// noise it reads as words is short and of mixed case.
+    static func looksLikeCode(_ text: String) -> Bool {
+        let body = text.filter { $0 != "-" }
+        return body.count >= 6 && body.allSatisfy { $0.isASCII && ($0.isUppercase || $0.isNumber) } && body.contains(where: \.isLetter)
+            && body.contains(where: \.isNumber)
+    }
     /// Below this confidence a word beside a barcode is taken for the ends of its bars.
     static let uncertainBesideBarcode = 40.0
     /// A word taller than this many typical words is the bars of a barcode, not print.

@@ -120,6 +120,21 @@ struct JunkTests {
         #expect(readings[1].box == Box(x: 0, y: 0, width: 110, height: 20))
     }
 
+    @Test("a code tesseract read with little confidence is kept; noise of the same confidence is not")
+    func uncertainCode() {
+        let lines = [
+            TextLine(
+                words: [word("WD", 0, 0, confidence: 39), word("-WMC4NWPSEKH5", 40, 0, confidence: 12)],
+                box: Box(x: 0, y: 0, width: 170, height: 20)),
+            TextLine(
+                words: [word("WO-tM", 0, 60, confidence: 12), word("MAAAAA", 80, 60, confidence: 12)],
+                box: Box(x: 0, y: 60, width: 140, height: 20)),
+        ]
+        #expect(FrameReader.combine(symbols: [], lines: lines).map(\.value) == ["WD -WMC4NWPSEKH5"])
+        #expect(FrameReader.looksLikeCode("C02XK1ZJJGH5") && FrameReader.looksLikeCode("WD-WMC4N1234"))
+        #expect(!FrameReader.looksLikeCode("Serial") && !FrameReader.looksLikeCode("AB12") && !FrameReader.looksLikeCode("12345678"))
+    }
+
     @Test("an uncertain word beside a tilted barcode is its bars; a confident one is print")
     func besideBarcode() {
         let bars = BarcodeSymbol(value: "X", symbology: "CODE-128", box: Box(x: 0, y: 100, width: 600, height: 100))
