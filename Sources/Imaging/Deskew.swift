@@ -15,29 +15,48 @@ public struct UprightFrame: Sendable {
     /// The clockwise angle, in degrees, the original was turned by; 0 when it was left as it was.
     public let angle: Double
 
-    /// Finds the skew of `original` (up to 7 degrees either way) and turns it upright.
+    /// Finds the skew of `original` (up to 7 degrees either way at one gray level, 10 against its
+    /// background) and turns it upright.
+    ///
+    /// Leptonica measures the skew on the frame thresholded at one gray level. A label on a
+    /// mid-gray desk is then a light block in a dark field, and when its few lines of print say
+    /// too little for leptonica to be confident of any angle, the skew is measured again on the
+    /// frame thresholded against its own background (leptonica's adaptive conversion).
     public init(_ original: Frame) {
         PixHandle.silenceLibrary()
         let pix = PixHandle(frame: original)
         var found: Float = 0
         var confidence: Float = 0
         // Full-resolution sweep is unnecessary: leptonica's defaults search at a 4x reduction.
-        let turned = PixHandle(pixDeskewGeneral(pix.pointer, 0, 0, 0, 0, 0, &found, &confidence))
+        var turned = PixHandle(pixDeskewGeneral(pix.pointer, 0, 0, 0, 0, 0, &found, &confidence))
         // Leptonica leaves the image as it is (and the angle unused) below 0.1 degrees or when it
         // is not confident; only a real turn is kept.
-        if let turned, turned.pointer != pix.pointer, abs(found) >= 0.1, confidence > 0,
-            turned.width == original.width, turned.height == original.height
-        {
-            var upright = turned.frame()
-            upright.timestamp = original.timestamp
-            upright.index = original.index
-            frame = upright
-            angle = Double(found)
-        } else {
+        if turned?.pointer == pix.pointer || abs(found) < 0.1 || confidence <= 0 {
+            turned = nil
+            // Confidently level: nothing to turn.
+            if confidence < Self.leastConfidence, let binary = PixHandle(pixConvertTo1Adaptive(pix.pointer)),
+                pixFindSkewSweepAndSearch(binary.pointer, &found, &confidence, 4, 2, Self.sweepRange, 1, 0.01) == 0,
+                abs(found) >= 0.1, confidence >= Self.leastConfidence
+            {
+                turned = PixHandle(pixRotate(pix.pointer, found * .pi / 180, Int32(L_ROTATE_AREA_MAP), Int32(L_BRING_IN_WHITE), 0, 0))
+            }
+        }
+        guard let turned, turned.width == original.width, turned.height == original.height, turned.depth == 8 else {
             frame = original
             angle = 0
+            return
         }
+        var upright = turned.frame()
+        upright.timestamp = original.timestamp
+        upright.index = original.index
+        frame = upright
+        angle = Double(found)
     }
+
+    /// The largest skew looked for, in degrees either way.
+    static let sweepRange: Float = 10
+    /// Below this confidence leptonica's angle is a guess (leptonica's own deskew uses 3).
+    static let leastConfidence: Float = 3
 
     /// An upright frame said to have been turned by `angle`, for tests of the mapping.
     init(testFrame: Frame, angle: Double) {

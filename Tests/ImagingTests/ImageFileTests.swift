@@ -128,6 +128,16 @@ struct UprightFrameTests {
         #expect(upright.frame.width == 1280 && upright.frame.height == 720)
     }
 
+    @Test("a label on a mid-gray desk with a few lines of print: its skew is measured against its own background")
+    func onGreyDesk() throws {
+        // Rendered by Devices/serial-corpus/generate (an Apple label on a #707070 desk, turned
+        // about 6.5 degrees clockwise): thresholded at one gray level, leptonica is not confident
+        // of any angle and the frame was left tilted.
+        let upright = UprightFrame(try ImageFile.load(fixture("Devices/images/label-on-grey-desk-rotated.png")))
+        #expect(upright.angle < -5.5 && upright.angle > -7.5, "found \(upright.angle)")
+        #expect(upright.frame.width == 1280 && upright.frame.height == 720)
+    }
+
     @Test("boxes map back: the centre stays, a corner turns about it")
     func mapping() {
         let frame = Frame(width: 100, height: 100, bytes: [UInt8](repeating: 255, count: 10_000))
