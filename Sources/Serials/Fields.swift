@@ -11,7 +11,7 @@ enum Keywords {
     static let table: [(tokens: [String], kind: Kind)] = {
         let serial = [
             "SERIAL NUMBER", "SERIAL NO", "SERIAL NR", "SERIAL #", "SER NO", "SER", "SERIAL", "SERVICE TAG", "SVC TAG", "SVCTAG", "S/N",
-            "5/N", "SIN", "S/IN",
+            "5/N", "SIN", "S/IN", "SERIENNUMMER", "N/S", "NO DE SERIE", "N° DE SERIE",
             "SN",
             "5N", "S N", "(S)", "(S/N)", "(SN)", "(21)", "S-N", "SNR",
         ]
@@ -23,7 +23,8 @@ enum Keywords {
             "(11)",
             "ASSET TAG", "ASSET", "PROPERTY OF", "LOT NO", "LOT", "MFG DATE", "MFG", "MFD", "DOM", "DATE", "PRODUCT NO", "PRODUCT", "SKU",
             "HW", "FW", "VERSION",
-            "INPUT", "OUTPUT", "CT", "CODE",
+            "INPUT", "OUTPUT", "CT", "CODE", "FRU PN", "FRU P/N", "FRU", "MPN", "PRODUCT ID", "DCM", "WWN", "PSID", "CLEI", "TAN", "SPARE",
+            "OPT",
         ]
         let all = serial.map { ($0, Kind.serial) } + esc.map { ($0, Kind.expressServiceCode) } + other.map { ($0, Kind.other) }
         return all.map { (tokens: $0.0.split(separator: " ").map(String.init), kind: $0.1) }.sorted { $0.tokens.count > $1.tokens.count }
