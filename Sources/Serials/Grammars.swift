@@ -29,8 +29,9 @@ struct Grammar {
     let prefixes: [String]
     /// Letters the vendor never uses, and the digit OCR read them for (Apple: no O, no I).
     var never: [Character: Character] = [:]
-    /// Whether a value that fits only this loosely (all positions `any`) counts as a match.
-    var isSpecific: Bool { pattern.contains { $0 != .any } }
+    /// Whether fitting this grammar says something about a value: a position's class is fixed,
+    /// or the value must start with one of the vendor's known prefixes.
+    var isSpecific: Bool { pattern.contains { $0 != .any } || !prefixes.isEmpty }
 
     /// `value` with OCR confusions undone where a position's class is fixed; nil if it cannot fit.
     /// A digit read where a letter must be may stand for more than one letter (1: I or L; 0: O or
@@ -64,9 +65,11 @@ struct Grammar {
             ]),
         // HP: site (3), year (1 digit), week (2 digits), sequence (4).
         parse("HP", "xxx999xxxx"),
-        // Apple, 2010 to 2020: plant (3), year (1 letter), week (1), unique (3), model (4).
+        // Apple, 2010 to 2020: plant (3), year (1), week (1), unique (3), model (4). The year is
+        // a letter on Apple's own labels, but the known plants are what make the format specific,
+        // and the rule that matters to OCR holds everywhere: Apple never uses O or I.
         parse(
-            "Apple", "xxxAxxxxxxxx",
+            "Apple", "xxxxxxxxxxxx",
             prefixes: ["C02", "C07", "C17", "C1M", "C39", "D25", "DMP", "DMQ", "DLX", "F4K", "F5K", "FK1", "FVF", "G8W", "W8", "VM"],
             never: ["O": "0", "I": "1"]),
         // Apple before 2010: 11 characters.

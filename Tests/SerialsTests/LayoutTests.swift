@@ -101,6 +101,9 @@ struct ConfusionTests {
     @Test("Apple never prints O or I in a serial: OCR's O is a zero there")
     func appleNoO() {
         #expect(SerialExtractor.candidates([text("Serial Number: C02GNOQ27VYX", 1)]).map(\.value) == ["C02GN0Q27VYX"])
+        // Wherever the O stands, a digit in the year's place included.
+        #expect(SerialExtractor.candidates([text("Serial Number: F5K7OPQ2H3LM", 1)]).map(\.value) == ["F5K70PQ2H3LM"])
+        #expect(SerialExtractor.candidates([text("Serial Number: F5KO7PQ2H3LM", 1)]).map(\.value) == ["F5K07PQ2H3LM"])
     }
 }
 
