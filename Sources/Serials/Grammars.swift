@@ -114,9 +114,10 @@ enum NotSerial {
     /// (1980 to 2099) and another a month or a day (1234-5678 is not a date).
     static func isDate(_ value: String) -> Bool {
         let parts = value.split(whereSeparator: { "-/.".contains($0) })
-        guard parts.count >= 2, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isNumber) }) else { return false }
-        guard let year = parts.firstIndex(where: { $0.count == 4 && (1980...2099).contains(Int($0)!) }) else { return false }
-        return parts.indices.contains { $0 != year && parts[$0].count <= 2 && (1...31).contains(Int(parts[$0])!) }
+        guard parts.count >= 2, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } }) else { return false }
+        let numbers = parts.map { $0.count <= 4 ? Int($0) ?? -1 : -1 }
+        guard let year = parts.indices.first(where: { parts[$0].count == 4 && (1980...2099).contains(numbers[$0]) }) else { return false }
+        return parts.indices.contains { $0 != year && parts[$0].count <= 2 && (1...31).contains(numbers[$0]) }
     }
 
     /// Twelve hex digits with a letter among them, as a MAC address is barcoded without its

@@ -81,6 +81,8 @@ struct ExtractorTests {
         #expect(NotSerial.isDate("2021-05-15") && NotSerial.isDate("2022-08") && NotSerial.isDate("15/05/2021"))
         // Numbers between hyphens are a date only with a year and a month or day among them.
         #expect(!NotSerial.isDate("7XK2M93") && !NotSerial.isDate("1234-5678") && !NotSerial.isDate("3100-0042"))
+        // Digits of other scripts and numbers too long for an Int are not a date, and no trap.
+        #expect(!NotSerial.isDate("٢٠٢٢-٠٨") && !NotSerial.isDate("2022-½") && !NotSerial.isDate("2022-99999999999999999999999"))
         #expect(
             SerialExtractor.candidates([code("4006381333931", "EAN-13"), code("https://assets.example.com/t/EX-1", "QR-Code")]).isEmpty)
     }
