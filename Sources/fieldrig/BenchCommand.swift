@@ -10,8 +10,9 @@ enum BenchReadCommand: Command {
         Usage: fieldrig bench read [options] [FILE...]
 
         Times reading each image in this process on one core: each barcode engine alone (zbar,
-        and zxing-cpp for the 2-D codes zbar cannot read), barcodes only (both), printed text
-        only (tesseract) and the same pass (both), as the median and 90th percentile per frame.
+        zxing-cpp for the 2-D codes zbar cannot read, and zxing-cpp's second look for a
+        DataMatrix in four tiles), barcodes only (all of these), printed text only (tesseract)
+        and the same pass (both), as the median and 90th percentile per frame.
         Then times the whole tool, 'fieldrig read FILE...', against running the 'zbarimg' and
         'tesseract' command-line tools on each file, in the same run, and prints the ratio.
         Machines are shared and noisy: compare the ratios, not the milliseconds.
