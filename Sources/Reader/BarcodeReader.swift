@@ -42,15 +42,9 @@ public final class BarcodeReader {
         // zxing-cpp reads the 2-D codes zbar cannot; and where zbar found no linear code, the
         // linear ones too: it decodes some noisy or JPEG-damaged Code 128 and 39 that zbar misses.
         let zbarFoundLinear = symbols.contains { $0.symbology != "QR-Code" }
-        for symbol in matrix.read(frame, formats: zbarFoundLinear ? .matrixOnly : .all)
-        where !symbols.contains(where: { $0.value == symbol.value && $0.box.intersectionArea(symbol.box) > 0 }) {
-            symbols.append(symbol)
-        }
+        symbols.addNew(matrix.read(frame, formats: zbarFoundLinear ? .matrixOnly : .all))
         if !symbols.contains(where: { $0.symbology == "DATAMATRIX" }) {
-            for symbol in matrix.readDataMatrixInTiles(frame)
-            where !symbols.contains(where: { $0.value == symbol.value && $0.box.intersectionArea(symbol.box) > 0 }) {
-                symbols.append(symbol)
-            }
+            symbols.addNew(matrix.readDataMatrixInTiles(frame))
         }
         if symbols.isEmpty {
             // Nothing dark on light: a code printed light on dark reads as itself inverted.

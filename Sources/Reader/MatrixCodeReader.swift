@@ -45,10 +45,7 @@ public final class MatrixCodeReader {
         var found: [BarcodeSymbol] = []
         for y in [0, frame.height - height] {
             for x in [0, frame.width - width] {
-                for symbol in read(frame, in: Box(x: x, y: y, width: width, height: height), formats: .dataMatrix)
-                where !found.contains(where: { $0.value == symbol.value && $0.box.intersectionArea(symbol.box) > 0 }) {
-                    found.append(symbol)
-                }
+                found.addNew(read(frame, in: Box(x: x, y: y, width: width, height: height), formats: .dataMatrix))
             }
         }
         return found

@@ -7,6 +7,16 @@ public struct BarcodeSymbol: Sendable, Hashable {
     public var box: Box
 }
 
+extension Array where Element == BarcodeSymbol {
+    /// Adds each of `found` not already here: a symbol with the same value over the same place is
+    /// one code read twice (by both engines, or in two overlapping tiles).
+    mutating func addNew(_ found: [BarcodeSymbol]) {
+        for symbol in found where !contains(where: { $0.value == symbol.value && $0.box.intersectionArea(symbol.box) > 0 }) {
+            append(symbol)
+        }
+    }
+}
+
 /// A printed line as tesseract found it, before junk words are dropped.
 public struct TextLine: Sendable, Hashable {
     public var words: [Word]
