@@ -24,11 +24,15 @@ enum Keywords {
             "ASSET TAG", "ASSET", "PROPERTY OF", "LOT NO", "LOT", "MFG DATE", "MFG", "MFD", "DOM", "DATE", "PRODUCT NO", "PRODUCT", "SKU",
             "HW", "FW", "VERSION",
             "INPUT", "OUTPUT", "CT", "CODE", "FRU PN", "FRU P/N", "FRU", "MPN", "PRODUCT ID", "DCM", "WWN", "PSID", "CLEI", "TAN", "SPARE",
-            "OPT",
+            "OPT", "PPID", "RATING", "WARRANTY", "R/N", "MDL", "REF",
         ]
         let all = serial.map { ($0, Kind.serial) } + esc.map { ($0, Kind.expressServiceCode) } + other.map { ($0, Kind.other) }
         return all.map { (tokens: $0.0.split(separator: " ").map(String.init), kind: $0.1) }.sorted { $0.tokens.count > $1.tokens.count }
     }()
+
+    /// The words keywords are made of ("SERVICE", "NUMBER", "PPID"): a word of a keyword is never
+    /// a keyword's value, as when OCR loses the parenthesis that made "(Service Tag" a caption.
+    static let words: Set<String> = Set(table.flatMap(\.tokens).filter { $0.count >= 4 && $0.allSatisfy(\.isLetter) })
 
     static func normalise(_ token: Substring) -> String {
         var t = token.uppercased()
@@ -103,7 +107,7 @@ enum Tokens {
         for token in Tokens.joinedHyphens(value).split(separator: " ") {
             let t = String(token).trimmingCharacters(in: ":.,;()#*\"'").uppercased()
             if t.count >= 4, t.count <= 24, t.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }),
-                t.contains(where: { $0.isLetter || $0.isNumber }), !NotSerial.isDate(t)
+                t.contains(where: { $0.isLetter || $0.isNumber }), !NotSerial.isDate(t), !Keywords.words.contains(t)
             {
                 return t
             }
@@ -148,7 +152,7 @@ enum Tokens {
     /// (each letter and the digit it folds to) and the look-alikes folding cannot hold, because
     /// they are pairwise, not transitive (S is read for 5 and for 8, but 5 is not read for 8).
     static let confusedPairs: Set<String> = Set(OCRConfusion.pairs.map { String([$0.letter, $0.digit]) }).union([
-        "S8", "OD", "OQ", "Q9", "IL", "J1", "IJ", "A4", "T7", "B3", "E3",
+        "S8", "OD", "OQ", "Q9", "IL", "J1", "IJ", "A4", "T7", "B3", "E3", "J3", "EF",
     ])
 
     static func confused(_ a: Character, _ b: Character) -> Bool {
@@ -172,6 +176,14 @@ enum Tokens {
             if beside, alike(rest, b) { return true }
         }
         return false
+    }
+
+    /// Whether `read` is part of `exact` as OCR cut it short (glare, a shadow, the label's edge)
+    /// or split it ("CND 92800M5"): its start or its end, up to confusions, and at least half of it.
+    static func partOf(_ read: String, _ exact: String) -> Bool {
+        let a = OCRConfusion.fold(read)
+        let b = OCRConfusion.fold(exact)
+        return a.count >= 4 && a.count < b.count && 2 * a.count >= b.count && (b.hasPrefix(a) || b.hasSuffix(a))
     }
 
     /// Whether two values look like the same field: the same length, differing in at most two places.
@@ -232,13 +244,15 @@ enum Barcodes {
         if symbology == "QR-Code" { return qrSerials(data) }
         if data.hasPrefix("1P") || data.hasPrefix("30P") { return [] }  // MH10.8.2 part numbers
         if data.hasPrefix("S"), data.count > 6 {
-            // An S data identifier, or a serial that starts with S: the barcode alone cannot
-            // say. Both are offered, the exact value first; a print that names the value without
-            // the S settles it (the extractor).
+            // An S data identifier, or a serial that starts with S: both are offered where the
+            // rest has a vendor's serial format and the whole has none. Where that format is
+            // decisive (rarely fitted by chance), the S is the identifier: the rest first;
+            // otherwise the exact value first. A print that names the value without the S
+            // settles it either way (the extractor).
             let rest = String(data.dropFirst())
-            let fitsRest = Grammar.known.contains { $0.isSpecific && $0.fit(rest) == rest }
+            let restFits = Grammar.known.filter { $0.isSpecific && $0.fit(rest) == rest }
             let fitsWhole = Grammar.known.contains { $0.isSpecific && $0.fit(data) == data }
-            if fitsRest && !fitsWhole { return [data, rest] }
+            if !restFits.isEmpty && !fitsWhole { return restFits.contains(where: \.isDecisive) ? [rest, data] : [data, rest] }
         }
         // A barcode is exact: a value of letters only (a Dell tag can be) is still one.
         return Tokens.looksLikeSerial(data) || (data.count >= 6 && data.count <= 20 && data.allSatisfy { $0.isASCII && $0.isLetter })

@@ -1,12 +1,15 @@
 /// What a position of a serial may hold, where a vendor's format fixes it.
-enum CharClass {
+enum CharClass: Equatable {
     case digit, letter, any
+    /// A character the format fixes: Samsung's 0, WD's hyphen.
+    case literal(Character)
 
     /// `ch` corrected to this class through an OCR confusion, or itself when it fits or cannot.
     func correct(_ ch: Character) -> Character {
         switch self {
         case .digit where ch.isLetter: return OCRConfusion.pairs.first { $0.letter == ch }?.digit ?? ch
         case .letter where ch.isNumber: return OCRConfusion.pairs.first { $0.digit == ch && $0.letter != "D" }?.letter ?? ch
+        case .literal(let fixed) where Tokens.confused(ch, fixed): return fixed
         default: return ch
         }
     }
@@ -16,6 +19,7 @@ enum CharClass {
         case .digit: return ch.isASCII && ch.isNumber
         case .letter: return ch.isASCII && ch.isLetter
         case .any: return ch.isASCII && (ch.isLetter || ch.isNumber)
+        case .literal(let fixed): return ch == fixed
         }
     }
 }
@@ -27,11 +31,19 @@ struct Grammar {
     let pattern: [CharClass]
     /// Known prefixes; a value fits only if it starts with one (after correction).
     let prefixes: [String]
-    /// Letters the vendor never uses, and the digit OCR read them for (Apple: no O, no I).
+    /// Letters the vendor never uses where a position may hold anything, and the digit OCR read
+    /// them for (Apple, Cisco: no O, no I).
     var never: [Character: Character] = [:]
     /// Whether fitting this grammar says something about a value: a position's class is fixed,
     /// or the value must start with one of the vendor's known prefixes.
     var isSpecific: Bool { pattern.contains { $0 != .any } || !prefixes.isEmpty }
+    /// Whether a value's fitting it is rare by chance: known prefixes, a fixed character, or at
+    /// least three positions of a fixed class (an 11-character Apple serial with its one digit
+    /// fits three random values in ten; an HP serial's three digits, one in forty).
+    var isDecisive: Bool {
+        !prefixes.isEmpty || pattern.contains { if case .literal = $0 { true } else { false } }
+            || pattern.filter { $0 != .any }.count >= 3
+    }
 
     /// `value` with OCR confusions undone where a position's class is fixed; nil if it cannot fit.
     /// A digit read where a letter must be may stand for more than one letter (1: I or L; 0: O or
@@ -39,7 +51,10 @@ struct Grammar {
     func fit(_ value: String) -> String? {
         let chars = Array(value.uppercased())
         guard chars.count == pattern.count else { return nil }
-        let corrected = zip(chars, pattern).map { never[$1.correct($0)] ?? $1.correct($0) }
+        let corrected = zip(chars, pattern).map { ch, position in
+            let fixed = position.correct(ch)
+            return position == .any ? never[fixed] ?? fixed : fixed
+        }
         guard zip(corrected, pattern).allSatisfy({ $1.accepts($0) }) else { return nil }
         guard !prefixes.isEmpty else { return String(corrected) }
         let candidates = prefixes.filter { prefix in
@@ -50,19 +65,27 @@ struct Grammar {
     }
 
     static func parse(_ vendor: String, _ text: String, prefixes: [String] = [], never: [Character: Character] = [:]) -> Grammar {
-        Grammar(vendor: vendor, pattern: text.map { $0 == "9" ? .digit : $0 == "A" ? .letter : .any }, prefixes: prefixes, never: never)
+        Grammar(
+            vendor: vendor, pattern: text.map { $0 == "9" ? .digit : $0 == "A" ? .letter : $0 == "x" ? .any : .literal($0) },
+            prefixes: prefixes, never: never)
     }
 
     /// The formats the extractor knows, most specific first. In the patterns, 9 is a digit, A a
-    /// letter and x anything.
+    /// letter, x anything, and any other character itself.
     static let known: [Grammar] = [
-        // Cisco: factory (3 letters), year since 1996 (2 digits), week (2 digits), 4-character base-34 tail.
+        // Samsung drives: S, model code (3), two letters, the 0 every one has in seventh place, a
+        // letter, sequence (6 digits), a letter.
+        parse("Samsung", "SxxxAA0A999999A"),
+        // Western Digital: WD-, then 12 characters starting with W.
+        parse("WD", "WD-Wxxxxxxxxxxx"),
+        // Cisco: factory (3 letters), year since 1996 (2 digits), week (2 digits), 4-character
+        // base-34 tail: base 34 is the digits and the letters without I and O.
         parse(
             "Cisco", "AAA9999xxxx",
             prefixes: [
                 "FOC", "FDO", "FTX", "FCW", "FGL", "FXS", "JAE", "JAD", "JMX", "JPE", "SAL", "SMC", "SMG", "CAT", "TAU", "TBM", "CSJ",
                 "FJC", "FVH", "FCZ", "KWC", "AZS", "PSZ", "FNS",
-            ]),
+            ], never: ["O": "0", "I": "1"]),
         // HP: site (3), year (1 digit), week (2 digits), sequence (4).
         parse("HP", "xxx999xxxx"),
         // Apple, 2010 to 2020: plant (3), year (1), week (1), unique (3), model (4). The year is

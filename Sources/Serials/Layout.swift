@@ -4,7 +4,7 @@
 /// A line whose last keyword has no value after it ("Service Tag (S/N):" at the end of a table
 /// row, or alone above its value) takes a printed line that starts with a value: first on the
 /// same row, to its right (a keyword in parentheses, a caption, to its left: "WD-WCC4N1234567
-/// (SN)"); rows are matched by how much they overlap, so a value column set a few pixels higher
+/// (SN)", or to its right where it heads a table row: "(21) WHM82642"); rows are matched by how much they overlap, so a value column set a few pixels higher
 /// or lower than its label column (read by OCR before it, or drifting on a tilted label) still
 /// pairs with its own row and not the next; failing that, the line just under it, starting near
 /// it. Each value's line is used once. Within one line, "VALUE (Serial No.)" names the value.
@@ -16,9 +16,8 @@ enum Layout {
         var waiting: [Int: (keyword: String, caption: Bool)] = [:]
         for i in texts {
             let value = readings[i].value
-            let caption = value.hasPrefix("(") && value.hasSuffix(")") && value.count > 2
-            if caption, awaiting(String(value.dropFirst().dropLast())) {
-                waiting[i] = (String(value.dropFirst().dropLast()), true)
+            if let keyword = caption(value) {
+                waiting[i] = (keyword, true)
             } else if awaiting(value) {
                 waiting[i] = (value, false)
             }
@@ -35,13 +34,16 @@ enum Layout {
                 let height = max(1, min(box.height, other.height))
                 let overlap = Double(min(box.maxY, other.maxY) - max(box.y, other.y)) / Double(height)
                 guard overlap >= 1.0 / 3 else { continue }
-                let reach = 14 * max(box.height, other.height)
-                if wait.caption {
-                    let gap = box.x - other.maxX
-                    if gap >= -box.height / 2, gap <= 4 * max(box.height, other.height) { pairs.append((i, j, overlap, gap)) }
-                } else {
-                    let gap = other.x - box.maxX
-                    if gap >= -box.height / 2, gap <= reach { pairs.append((i, j, overlap, gap)) }
+                // A table's value column sits past its longest keyword: "Express Service
+                // Code:" puts a short keyword's value some twenty heights away.
+                let reach = 24 * max(box.height, other.height)
+                // A caption names the value to its left; in a table, "(21)" may head its row too.
+                let before = box.x - other.maxX
+                let after = other.x - box.maxX
+                if wait.caption, before >= -box.height / 2, before <= 8 * max(box.height, other.height) {
+                    pairs.append((i, j, overlap, before))
+                } else if after >= -box.height / 2, after <= reach {
+                    pairs.append((i, j, overlap, after))
                 }
             }
         }
@@ -79,6 +81,15 @@ enum Layout {
             out[i].value = keyword + " " + value
         }
         return taken.isEmpty ? out : out.indices.filter { !taken.contains($0) }.map { out[$0] }
+    }
+
+    /// The keyword of a caption, a keyword in parentheses alone in its box: "(S/N)", "(Service Tag
+    /// (S/N))", "(21)", and as OCR gives them with a parenthesis lost or doubled.
+    static func caption(_ text: String) -> String? {
+        guard text.hasPrefix("("), text.hasSuffix(")"), text.count > 2 else { return nil }
+        let inner = String(text.dropFirst().dropLast())
+        let bare = inner.filter { $0 != "(" && $0 != ")" }
+        return [inner, bare, text].first(where: awaiting)
     }
 
     /// Whether `text` ends in a keyword with nothing after it.

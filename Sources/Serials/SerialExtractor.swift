@@ -97,8 +97,8 @@ public enum SerialExtractor {
                         value = rest
                     }
                 }
-                // A second reading of the same data (without an S that may be a data
-                // identifier) is offered after the exact value, unless the print backs it.
+                // A second reading of the same data (with or without an S that may be a data
+                // identifier) is offered after the first, unless the print backs it.
                 pool.add(value, place: reading.place, source: n == 0 ? .barcode : .barcodeAlternative)
             }
         }
@@ -148,11 +148,16 @@ struct Pool {
 
     /// A printed value that OCR could have made of a barcode's exact value joins it: one value,
     /// the barcode's text, backed by both (only a difference no confusion explains is a
-    /// disagreement).
+    /// disagreement). So does a labelled printed value OCR cut short, the start or end of one
+    /// barcode's value: what it read agrees.
     mutating func mergeConfusedPrint() {
         let printedOnly = entries.filter { !$0.value.fromBarcode && $0.value.textValue != nil }
         for (key, printed) in printedOnly {
-            let matches = entries.filter { $0.value.barcodeValue.map { Tokens.readAs(printed.textValue!, $0) } == true }
+            let read = printed.textValue!
+            var matches = entries.filter { $0.value.barcodeValue.map { Tokens.readAs(read, $0) } == true }
+            if matches.isEmpty, printed.sources.contains(.labelledText) {
+                matches = entries.filter { $0.value.exactBarcode && $0.value.barcodeValue.map { Tokens.partOf(read, $0) } == true }
+            }
             guard matches.count == 1, let target = matches.first else { continue }
             var entry = target.value
             entry.textValue = entry.textValue ?? printed.textValue
@@ -169,6 +174,8 @@ struct Pool {
             var candidate: SerialCandidate
             var tier: Int
             var order: Int
+            /// 1 for a second reading of a printed value (0 for O), listed after the value as read.
+            var variant = 0
         }
         var ranked: [Ranked] = []
         for (_, entry) in entries {
@@ -214,8 +221,26 @@ struct Pool {
                 }
             }
         }
+        // OCR reads a printed 0 as O far more often than it misreads an O, and most serial
+        // formats never use O: a printed value no barcode backs, with an O among its digits, is
+        // offered with 0 for O too, after the value as read (which may be right: nothing here
+        // says which). Where a vendor's format fixes a position as a letter ("FOC"), its O stays.
+        for item in ranked where item.candidate.evidence == .text && item.candidate.disagreesWith.isEmpty {
+            let value = item.candidate.value
+            guard value.contains("O"), value.contains(where: \.isNumber) else { continue }
+            let format = Grammar.known.first { $0.isSpecific && $0.fit(value) == value }
+            let zeroed = String(
+                value.enumerated().map { index, ch in ch == "O" && (format.map { $0.pattern[index] == .any } ?? true) ? "0" : ch })
+            guard zeroed != value, !ranked.contains(where: { $0.candidate.value == zeroed }) else { continue }
+            var variant = item
+            variant.candidate.value = zeroed
+            variant.candidate.whereRead = item.candidate.whereRead.map { $0 + " (0 for O)" }
+            variant.variant = 1
+            ranked.append(variant)
+        }
         ranked.sort {
-            ($0.tier, $0.candidate.evidence == .barcode ? 1 : 0, $0.order) < ($1.tier, $1.candidate.evidence == .barcode ? 1 : 0, $1.order)
+            ($0.tier, $0.candidate.evidence == .barcode ? 1 : 0, $0.order, $0.variant)
+                < ($1.tier, $1.candidate.evidence == .barcode ? 1 : 0, $1.order, $1.variant)
         }
         return ranked.map(\.candidate)
     }

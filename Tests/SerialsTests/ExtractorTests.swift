@@ -57,6 +57,7 @@ struct ExtractorTests {
             "P/N: 3F9W7UT#ABA", "PN: 1C7B9EA", "PID: WS-C2960X-24TS-L", "MODEL H982B", "MTM: 20XW004GUS", "MAC: 9C:3D:CF:A1:22:0B",
             "IMEI: 354678109876543", "FRU: 01YR617", "FRU PN: 5B20W77567", "DCM: HBNNHT2AB", "WWN: 5000C500A1B2C3D4",
             "PSID: 4J8TXVQ2KMBS7P9R3CZW6Y1D5H0N8F2E", "CLEI: COUIA8RCRA", "TAN: 68-4521-03", "MPN: MZ-77E1T0", "Product ID: 7XK2M93AB",
+            "PPID: CN0G623D44099H4NG9PN", "RATING 100-240V", "R/N: P544LS", "MDL: WD29EFRXFGRRQ1", "REF 981107",
         ])
     func otherKeywords(line: String) {
         let value = String(line.split(separator: " ", maxSplits: 1)[1])

@@ -57,6 +57,35 @@ struct LayoutTests {
         #expect(SerialExtractor.candidates(together).map(\.value) == ["G8W9MCBQJLUX"])
     }
 
+    @Test("a caption OCR lost a parenthesis of, or set far from its value, still names it; its words are never the value")
+    func looseCaption() {
+        let lost = [boxed("JSSFSNY", 3, 158, 150, 104, 18), boxed("(Service Tag (S/N)", 4, 316, 152, 192, 20), code("JS5F5NY")]
+        #expect(SerialExtractor.candidates(lost).map(\.value) == ["JS5F5NY"])
+        #expect(SerialExtractor.candidates(lost).first?.evidence == .agree)
+        // A value set apart by the width its characters were given, four of its heights and more.
+        let far = [boxed("EC0041355890", 3, 250, 231, 165, 18), boxed("(SN)", 4, 489, 235, 36, 16)]
+        #expect(SerialExtractor.candidates(far).map(\.value) == ["EC0041355890"])
+        // The words of a keyword alone are not a value: "(Service" is what is left of a caption.
+        #expect(SerialExtractor.candidates([text("S/N (Service Tag", 1)]).isEmpty)
+    }
+
+    @Test("a keyword in parentheses names the value beside it, as a caption to its left or heading a table row to its right")
+    func parenthesisedKeyword() {
+        let row = [boxed("WHM82642", 2, 403, 196, 162, 23), boxed("(21)", 3, 252, 198, 53, 24), boxed("981107", 4, 403, 239, 100, 23)]
+        #expect(SerialExtractor.candidates(row).map(\.value) == ["WHM82642"])
+        let caption = [boxed("AMU25078", 3, 369, 294, 167, 24), boxed("(21)", 4, 562, 300, 47, 20)]
+        #expect(SerialExtractor.candidates(caption).map(\.value) == ["AMU25078"])
+    }
+
+    @Test("a table's value column past a long keyword is still the row's value")
+    func wideTable() {
+        let readings = [
+            boxed("FYIQGSW", 2, 526, 226, 130, 20), boxed("SVC TAG:", 3, 105, 230, 119, 16), boxed("34723936400", 4, 527, 262, 173, 16),
+            boxed("Express Service Code:", 5, 104, 265, 281, 22),
+        ]
+        #expect(SerialExtractor.candidates(readings).map(\.value) == ["FYIQGSW"])
+    }
+
     @Test("a keyword's value is the nearest on its row, never one rows away or far to the left")
     func nearestOnly() {
         let readings = [boxed("S/N:", 1, 60, 100, 50), boxed("ZA1B2C3D", 2, 60, 300, 120), boxed("ZZ9Y8X7W", 3, 900, 160, 120)]
@@ -93,6 +122,34 @@ struct ConfusionTests {
         #expect(SerialExtractor.candidates([text("(S) Serial No. C0485383502", 1), code("SC0485383502")]).first?.value == "C0485383502")
     }
 
+    @Test("an S before a value only a vendor's format explains without it: the value without the S first")
+    func sPrefixDecisive() {
+        for (data, serial) in [
+            ("S5CG3458Q39", "5CG3458Q39"), ("SSW05DT0L456706M", "SW05DT0L456706M"), ("SWD-WCC4N5DTUYT5", "WD-WCC4N5DTUYT5"),
+        ] {
+            #expect(SerialExtractor.candidates([code(data)]).map(\.value) == [serial, data], "\(data)")
+        }
+        // An S-led Samsung serial is whole as it is.
+        #expect(SerialExtractor.candidates([code("SW05DT0L456706M")]).map(\.value) == ["SW05DT0L456706M"])
+    }
+
+    @Test("a labelled print OCR cut short or split is the start or end of the barcode's value: one value, agreeing")
+    func partialPrint() {
+        let cut = SerialExtractor.candidates([text("(21) SZN5", 4), code("SZN54626")])
+        #expect(cut.map(\.value) == ["SZN54626"])
+        #expect(cut.first?.evidence == .agree)
+        #expect(SerialExtractor.candidates([text("S/N: CND 92800M5", 2), code("SCND92800M5")]).map(\.value).first == "CND92800M5")
+        #expect(SerialExtractor.candidates([text("SN: WMC4NQKV2RZK", 2), code("WD-WMC4NQKV2RZK")]).map(\.value) == ["WD-WMC4NQKV2RZK"])
+        // Less than half of it, or unlabelled, is not enough.
+        #expect(SerialExtractor.candidates([text("S/N: SZN5", 4), code("SZN5462699")]).count == 2)
+    }
+
+    @Test("E read for F and 3 for J, as measured on the rendered labels, are confusions too")
+    func moreConfusions() {
+        #expect(Tokens.readAs("PEFV7PPVW", "PFV7PPVW"))
+        #expect(SerialExtractor.candidates([text("S/N: G30508977684", 1), code("GJ0508977684")]).map(\.value) == ["GJ0508977684"])
+    }
+
     @Test("Lenovo's 1S in a QR code: the last 8 characters after the 10 of the machine type and model")
     func lenovoQR() {
         #expect(SerialExtractor.candidates([code("1S39F9W5DKKYPFLW8D5M", "QR-Code")]).map(\.value) == ["PFLW8D5M"])
@@ -104,6 +161,24 @@ struct ConfusionTests {
         // Wherever the O stands, a digit in the year's place included.
         #expect(SerialExtractor.candidates([text("Serial Number: F5K7OPQ2H3LM", 1)]).map(\.value) == ["F5K70PQ2H3LM"])
         #expect(SerialExtractor.candidates([text("Serial Number: F5KO7PQ2H3LM", 1)]).map(\.value) == ["F5K07PQ2H3LM"])
+    }
+
+    @Test("Samsung's seventh character is a 0; Cisco's serials, like Apple's, have no O or I")
+    func vendorZeros() {
+        #expect(SerialExtractor.candidates([text("S/N: SJFXPLOE682655V", 1)]).map(\.value) == ["SJFXPL0E682655V"])
+        #expect(SerialExtractor.candidates([text("SN: FCW1691ASGO", 1)]).map(\.value) == ["FCW1691ASG0"])
+        // Cisco's factory code keeps its O.
+        #expect(SerialExtractor.candidates([text("SN: FDO4392J1Y7", 1)]).map(\.value) == ["FDO4392J1Y7"])
+    }
+
+    @Test("a printed value with an O among digits is offered with 0 for O too, after it; a letter-only value is not")
+    func zeroForO() {
+        let candidates = SerialExtractor.candidates([text("S/N: EBKO7418", 1)])
+        #expect(candidates.map(\.value) == ["EBKO7418", "EBK07418"])
+        #expect(candidates.map(\.whereRead) == [["printed line 1"], ["printed line 1 (0 for O)"]])
+        #expect(SerialExtractor.candidates([text("Service Tag: JOSFKNY", 1)]).map(\.value) == ["JOSFKNY"])
+        // Backed by a barcode, the barcode's exact text is the value: no second reading.
+        #expect(SerialExtractor.candidates([text("S/N: EBKO7418", 1), code("EBK07418")]).map(\.value) == ["EBK07418"])
     }
 }
 
