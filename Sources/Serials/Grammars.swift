@@ -164,8 +164,8 @@ enum NotSerial {
         let chars = Array(bare)
         guard chars[0].isLetter, chars[1].isLetter else { return false }
         // Its barcode often carries the 20 characters without the revision; the part number
-        // then opens with Dell's 0 and the supplier is five digits.
-        if bare.count == 20 { return chars[2] == "0" && chars[8..<13].allSatisfy(\.isNumber) }
+        // then opens with Dell's 0 (printed, OCR may read it as O) and the supplier is five digits.
+        if bare.count == 20 { return (chars[2] == "0" || chars[2] == "O") && chars[8..<13].allSatisfy(\.isNumber) }
         return chars[20].isLetter && chars[21].isNumber && chars[22].isNumber
     }
 

@@ -64,7 +64,9 @@ public enum SerialExtractor {
             for field in Keywords.fields(in: reading.value) {
                 switch field.kind {
                 case .serial:
-                    guard let value = Tokens.serialToken(field.value) else { continue }
+                    // A PPID is a part's, whatever the line beside it says (a tilted table
+                    // pairs rows wrongly).
+                    guard let value = Tokens.serialToken(field.value), !NotSerial.isDellPPID(value) else { continue }
                     pool.add(Tokens.correctByGrammar(value), place: reading.place, source: .labelledText)
                 case .expressServiceCode:
                     escs.append(field.value.filter(\.isNumber))

@@ -190,6 +190,9 @@ struct NotSerialTests {
         #expect(NotSerial.isDellPPID("CN-0XJQQJ-25429-8FD-6L6G"))
         #expect(NotSerial.isDellPPID("CN-0WV1JQ-89856-1AB-0123-A00"))
         #expect(!NotSerial.isDellPPID("WD-WCC4N1234567ABCDE"))
+        // Printed, its 0 read as O, and named by a serial keyword it was wrongly paired with.
+        #expect(NotSerial.isDellPPID("CN-OUNKHU-02032-55L-EM23"))
+        #expect(SerialExtractor.candidates([text("S/N: CN-OUNKHU-02032-55L-EM23", 1), code("BLQP203")]).map(\.value) == ["BLQP203"])
         let candidates = SerialExtractor.candidates([code("CN0XJQQJ254298FD6L6G"), code("FTCJGJF")])
         #expect(candidates.map(\.value) == ["FTCJGJF"])
     }
