@@ -105,7 +105,8 @@ enum Tokens {
     /// The first token of a field's value that could be a serial, upper-cased.
     static func serialToken(_ value: String) -> String? {
         for token in Tokens.joinedHyphens(value).split(separator: " ") {
-            let t = String(token).trimmingCharacters(in: ":.,;()#*\"'").uppercased()
+            // OCR's symbols for the letters and digits of a serial: $ for S, @ for 0.
+            let t = String(String(token).trimmingCharacters(in: ":.,;()#*\"'").uppercased().map { $0 == "$" ? "S" : $0 == "@" ? "0" : $0 })
             if t.count >= 4, t.count <= 24, t.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }),
                 t.contains(where: { $0.isLetter || $0.isNumber }), !NotSerial.isDate(t), !Keywords.words.contains(t)
             {
@@ -140,12 +141,35 @@ enum Tokens {
             && value.contains(where: \.isNumber) && !NotSerial.check(value) && !value.hasPrefix("http")
     }
 
-    /// OCR confusions undone where a specific vendor format fixes the class of a position.
-    static func correctByGrammar(_ value: String) -> String {
-        for grammar in Grammar.known where grammar.isSpecific {
+    /// OCR confusions undone where a specific vendor format fixes the class of a position; the
+    /// formats of makers whose name must be on the label (`Grammar.named`) only where `label`,
+    /// the label's printed text, names them. Failing every format, a character OCR read twice
+    /// (beside itself or a look-alike: "SNXFJPO0G602322H") is taken out where that makes a
+    /// decisive format fit, with the least left to correct, unless a barcode on the label is
+    /// what the print was read from (which settles the stray character better).
+    static func correctByGrammar(_ value: String, label: String = "", barcodes: [String] = []) -> String {
+        let words = Set(label.uppercased().split(whereSeparator: { !$0.isLetter && !$0.isNumber && $0 != "-" }).map(String.init))
+        let grammars =
+            Grammar.known.filter(\.isSpecific)
+            + Grammar.named.filter { grammar in grammar.makers.contains { words.contains($0) } }
+        for grammar in grammars {
             if let fixed = grammar.fit(value) { return fixed }
         }
-        return value
+        // A barcode OCR could have printed it from says which character is the stray one.
+        if barcodes.contains(where: { readAs(value, $0) }) { return value }
+        let chars = Array(value)
+        // Each removal that fits, with how many characters the format then had to correct.
+        var fits: [(fixed: String, corrected: Int)] = []
+        for k in chars.indices
+        where (k > 0 && confused(chars[k], chars[k - 1])) || (k + 1 < chars.count && confused(chars[k], chars[k + 1])) {
+            var rest = chars
+            rest.remove(at: k)
+            if let fixed = grammars.lazy.filter(\.isDecisive).compactMap({ $0.fit(String(rest)) }).first {
+                fits.append((fixed, zip(fixed, rest).filter { $0 != $1 }.count))
+            }
+        }
+        // The removal that leaves the least to correct; of equals, the first.
+        return fits.min { $0.corrected < $1.corrected }?.fixed ?? value
     }
 
     /// Pairs of characters OCR reads one for the other on printed serials: `OCRConfusion.pairs`

@@ -31,6 +31,9 @@ struct Grammar {
     let pattern: [CharClass]
     /// Known prefixes; a value fits only if it starts with one (after correction).
     let prefixes: [String]
+    /// For a format too plain to be taken on its shape alone: words of which one must be on the
+    /// label (its maker's name, its products') before the format corrects a value.
+    var makers: [String] = []
     /// Letters the vendor never uses where a position may hold anything, and the digit OCR read
     /// them for (Apple, Cisco: no O, no I).
     var never: [Character: Character] = [:]
@@ -57,18 +60,32 @@ struct Grammar {
         }
         guard zip(corrected, pattern).allSatisfy({ $1.accepts($0) }) else { return nil }
         guard !prefixes.isEmpty else { return String(corrected) }
+        // Where the format does not fix the prefix's classes, a prefix read with one confusion at
+        // most: "OM0" is not Apple's "DMQ" read twice wrong (Cisco's "5A1" is "SAL": letters).
         let candidates = prefixes.filter { prefix in
-            zip(prefix, chars).allSatisfy { want, got in want == got || OCRConfusion.fold(String(want)) == OCRConfusion.fold(String(got)) }
+            let open = pattern.prefix(prefix.count).allSatisfy { $0 == .any }
+            return zip(prefix, chars).allSatisfy { Tokens.confused($0, $1) } && (!open || zip(prefix, chars).filter { $0 != $1 }.count <= 1)
         }
         guard let prefix = candidates.first(where: { String(corrected).hasPrefix($0) }) ?? candidates.first else { return nil }
         return prefix + String(corrected.dropFirst(prefix.count))
     }
 
-    static func parse(_ vendor: String, _ text: String, prefixes: [String] = [], never: [Character: Character] = [:]) -> Grammar {
+    static func parse(
+        _ vendor: String, _ text: String, prefixes: [String] = [], never: [Character: Character] = [:], makers: [String] = []
+    ) -> Grammar {
         Grammar(
             vendor: vendor, pattern: text.map { $0 == "9" ? .digit : $0 == "A" ? .letter : $0 == "x" ? .any : .literal($0) },
-            prefixes: prefixes, never: never)
+            prefixes: prefixes, makers: makers, never: never)
     }
+
+    /// Formats used only on a label that names their maker: APC's, whose factory code OCR reads
+    /// as digits ("3S" as "38") and would otherwise turn any twelve-digit serial into an APC one.
+    static let named: [Grammar] = [
+        // APC: factory (2), year (2), week (2), sequence (6).
+        parse(
+            "APC", "xx9999999999", prefixes: ["AS", "3S", "5A", "JS", "QS", "IS", "ES", "PS", "ZA", "3B", "5B"],
+            makers: ["APC", "SMART-UPS", "BACK-UPS", "SCHNEIDER"])
+    ]
 
     /// The formats the extractor knows, most specific first. In the patterns, 9 is a digit, A a
     /// letter, x anything, and any other character itself.

@@ -59,6 +59,8 @@ public enum SerialExtractor {
         var pool = Pool()
         var excluded = Set<String>()  // folded values named as something else
         var escs: [String] = []
+        let label = readings.filter { !$0.isBarcode }.map(\.value).joined(separator: "\n")
+        let barcodes = readings.filter(\.isBarcode).map(\.value)
         // Printed lines first: their keywords say what the barcodes' values are not.
         for reading in readings where !reading.isBarcode {
             for field in Keywords.fields(in: reading.value) {
@@ -67,7 +69,7 @@ public enum SerialExtractor {
                     // A PPID is a part's, whatever the line beside it says (a tilted table
                     // pairs rows wrongly).
                     guard let value = Tokens.serialToken(field.value), !NotSerial.isDellPPID(value) else { continue }
-                    pool.add(Tokens.correctByGrammar(value), place: reading.place, source: .labelledText)
+                    pool.add(Tokens.correctByGrammar(value, label: label, barcodes: barcodes), place: reading.place, source: .labelledText)
                 case .expressServiceCode:
                     escs.append(field.value.filter(\.isNumber))
                 case .other:

@@ -171,6 +171,33 @@ struct ConfusionTests {
         #expect(SerialExtractor.candidates([text("SN: FDO4392J1Y7", 1)]).map(\.value) == ["FDO4392J1Y7"])
     }
 
+    @Test("APC's factory code read as digits is undone, on a label that names APC only")
+    func apcFactory() {
+        let apc = [text("APC Smart-UPS 1500", 1), text("S/N: 387659828139", 2)]
+        #expect(SerialExtractor.candidates(apc).map(\.value) == ["3S7659828139"])
+        // Twelve digits on anyone else's label are twelve digits.
+        #expect(SerialExtractor.candidates([text("RACK PDU 32A", 1), text("S/N: 387659828139", 2)]).map(\.value) == ["387659828139"])
+    }
+
+    @Test("a character OCR read twice is taken out where a vendor's format then fits; a barcode says which better")
+    func strayCharacter() {
+        #expect(SerialExtractor.candidates([text("S/N: SNXFJPO0G602322H", 1)]).map(\.value) == ["SNXFJP0G602322H"])
+        #expect(SerialExtractor.candidates([text("Serial: CO2ZEN8RYYRR1", 1)]).map(\.value) == ["C02EN8RYYRR1"])
+        // Both the 8 and the O could go; the barcode shows it was the O.
+        let read = SerialExtractor.candidates([text("Serial No.: S8WGMMO0B052082H", 1), code("S8WGMM0B052082H")])
+        #expect(read.map(\.value) == ["S8WGMM0B052082H"])
+        #expect(read.first?.evidence == .agree)
+        // A value no format fits is left as it was read.
+        #expect(SerialExtractor.candidates([text("S/N: ZQ77KXX378820", 1)]).map(\.value) == ["ZQ77KXX378820"])
+    }
+
+    @Test("OCR's $ and @ in a serial are S and 0")
+    func symbols() {
+        // (Not Apple's DMQ plant, which would need two of its three characters misread.)
+        #expect(SerialExtractor.candidates([text("SN: OM@5GL991678", 1)]).map(\.value).first == "OM05GL991678")
+        #expect(SerialExtractor.candidates([text("S/N: $CQ1TJOM736032U", 1)]).map(\.value) == ["SCQ1TJ0M736032U"])
+    }
+
     @Test("a printed value with an O among digits is offered with 0 for O too, after it; a letter-only value is not")
     func zeroForO() {
         let candidates = SerialExtractor.candidates([text("S/N: EBKO7418", 1)])
