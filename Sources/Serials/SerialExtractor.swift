@@ -80,7 +80,7 @@ public enum SerialExtractor {
                     }
                 case .none:
                     // An unlabelled token on its own line is evidence only if a barcode agrees.
-                    for token in field.value.split(separator: " ") where Tokens.looksLikeSerial(String(token)) {
+                    for token in Tokens.joinedHyphens(field.value).split(separator: " ") where Tokens.looksLikeSerial(String(token)) {
                         pool.add(String(token), place: reading.place, source: .unlabelledText)
                     }
                 }
@@ -178,16 +178,26 @@ struct Pool {
             var candidate: SerialCandidate
             var tier: Int
             var order: Int
+            /// Whether a keyword on the label names it (a barcode backed only by its own
+            /// human-readable line is still the barcode's word alone).
+            var labelled: Bool
             /// 1 for a second reading of a printed value (0 for O), listed after the value as read.
             var variant = 0
+            /// An unlabelled print disagreeing with a barcode: only a hint, listed after it.
+            var hint = false
         }
         var ranked: [Ranked] = []
+        // Barcodes no labelled print backs: an unlabelled print a character or two from one is its
+        // human-readable line disagreeing (from one the print names, it is only a misreading).
+        let exactBarcodes = entries.values.filter { $0.exactBarcode && !$0.sources.contains(.labelledText) }.compactMap(\.barcodeValue)
         for (_, entry) in entries {
             let fromBarcode = entry.fromBarcode
             let labelled = entry.sources.contains(.labelledText)
             let unlabelled = entry.sources.contains(.unlabelledText)
-            // Unlabelled print alone is not a candidate: it only backs a barcode.
-            guard fromBarcode || labelled else { continue }
+            // Unlabelled print alone is not a candidate: it only backs a barcode, or, as the
+            // same field a character or two apart (its human-readable line), disagrees with it.
+            let disagreeing = !fromBarcode && unlabelled && exactBarcodes.contains { Tokens.sameField(entry.textValue!, $0) }
+            guard fromBarcode || labelled || disagreeing else { continue }
             let evidence: Evidence = fromBarcode && (labelled || unlabelled) ? .agree : fromBarcode ? .barcode : .text
             // A barcode is exact, so its value wins when the two agree after OCR folding.
             var value = entry.barcodeValue ?? entry.textValue!
@@ -206,11 +216,12 @@ struct Pool {
             ranked.append(
                 Ranked(
                     candidate: SerialCandidate(value: value, whereRead: entry.places, evidence: evidence, disagreesWith: []), tier: tier,
-                    order: entry.order))
+                    order: entry.order, labelled: labelled))
         }
         // A labelled printed value and a barcode that look like the same field but differ.
         for i in ranked.indices where ranked[i].candidate.evidence == .text {
-            for j in ranked.indices where ranked[j].candidate.evidence == .barcode {
+            for j in ranked.indices
+            where ranked[j].candidate.evidence == .barcode || (ranked[j].candidate.evidence == .agree && !ranked[j].labelled) {
                 if Tokens.sameField(ranked[i].candidate.value, ranked[j].candidate.value) {
                     // Where the two differ only by a confusion, the barcode's character is the
                     // printed one too; what is left is the difference no confusion explains.
@@ -221,7 +232,14 @@ struct Pool {
                     }
                     ranked[i].candidate.disagreesWith.append(ranked[j].candidate.value)
                     ranked[j].candidate.disagreesWith.append(ranked[i].candidate.value)
-                    ranked[j].tier = ranked[i].tier  // shown beside it, never buried below
+                    // Shown beside each other, never one buried below: a labelled print first,
+                    // an unlabelled one (a barcode's own human-readable line) after the barcode.
+                    if ranked[i].labelled {
+                        ranked[j].tier = ranked[i].tier
+                    } else {
+                        ranked[i].tier = ranked[j].tier
+                        ranked[i].hint = true
+                    }
                 }
             }
         }
@@ -242,10 +260,8 @@ struct Pool {
             variant.variant = 1
             ranked.append(variant)
         }
-        ranked.sort {
-            ($0.tier, $0.candidate.evidence == .barcode ? 1 : 0, $0.order, $0.variant)
-                < ($1.tier, $1.candidate.evidence == .barcode ? 1 : 0, $1.order, $1.variant)
-        }
+        func place(_ item: Ranked) -> Int { item.hint ? 2 : item.candidate.evidence == .barcode ? 1 : 0 }
+        ranked.sort { ($0.tier, place($0), $0.order, $0.variant) < ($1.tier, place($1), $1.order, $1.variant) }
         return ranked.map(\.candidate)
     }
 }

@@ -116,6 +116,20 @@ struct ConfusionTests {
         #expect(!Tokens.readAs("58668823", "58638823"))
     }
 
+    @Test("a barcode's own human-readable line disagreeing with it is shown disagreeing, after it; a labelled print still first")
+    func humanReadableDisagrees() {
+        let alone = SerialExtractor.candidates([text("WD -WX12DCCAL3UB", 3), code("WD-WX12DCCAL7UB")])
+        #expect(alone.map(\.value) == ["WD-WX12DCCAL7UB", "WD-WX12DCCAL3UB"])
+        #expect(alone.map(\.disagreesWith) == [["WD-WX12DCCAL3UB"], ["WD-WX12DCCAL7UB"]])
+        // The barcode backed only by its own line still disagrees with the labelled print.
+        let labelled = SerialExtractor.candidates([text("S/N: AS7553146335", 1), text("AS7556146335", 9), code("AS7556146335")])
+        #expect(labelled.map(\.value) == ["AS7553146335", "AS7556146335"])
+        #expect(labelled.allSatisfy { $0.disagreesWith.count == 1 })
+        // Where a labelled print backs the barcode, a line that misread it is noise.
+        let backed = SerialExtractor.candidates([text("Serial DMPF3K9LQ1GC", 3), text("DMPF3KSLQ1GC", 4), code("DMPF3K9LQ1GC")])
+        #expect(backed.map(\.value) == ["DMPF3K9LQ1GC"])
+    }
+
     @Test("an S before a serial: the exact value first, and without the S only as a second reading")
     func sPrefix() {
         #expect(SerialExtractor.candidates([code("SC0485383502")]).map(\.value).first == "SC0485383502")
