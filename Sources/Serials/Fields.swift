@@ -141,6 +141,13 @@ enum Tokens {
             && value.contains(where: \.isNumber) && !NotSerial.check(value) && !value.hasPrefix("http")
     }
 
+    /// The specific formats that apply to a label whose printed text is `label`: the known ones,
+    /// and those of makers the label names.
+    static func formats(label: String) -> [Grammar] {
+        let words = Set(label.uppercased().split(whereSeparator: { !$0.isLetter && !$0.isNumber && $0 != "-" }).map(String.init))
+        return Grammar.known.filter(\.isSpecific) + Grammar.named.filter { grammar in grammar.makers.contains { words.contains($0) } }
+    }
+
     /// OCR confusions undone where a specific vendor format fixes the class of a position; the
     /// formats of makers whose name must be on the label (`Grammar.named`) only where `label`,
     /// the label's printed text, names them. Failing every format, a character OCR read twice
@@ -148,10 +155,7 @@ enum Tokens {
     /// decisive format fit, with the least left to correct, unless a barcode on the label is
     /// what the print was read from (which settles the stray character better).
     static func correctByGrammar(_ value: String, label: String = "", barcodes: [String] = []) -> String {
-        let words = Set(label.uppercased().split(whereSeparator: { !$0.isLetter && !$0.isNumber && $0 != "-" }).map(String.init))
-        let grammars =
-            Grammar.known.filter(\.isSpecific)
-            + Grammar.named.filter { grammar in grammar.makers.contains { words.contains($0) } }
+        let grammars = formats(label: label)
         for grammar in grammars {
             if let fixed = grammar.fit(value) { return fixed }
         }

@@ -107,7 +107,29 @@ public enum SerialExtractor {
             }
         }
         pool.mergeConfusedPrint()
-        return pool.result(expressServiceCodes: escs)
+        let found = pool.result(expressServiceCodes: escs)
+        return found.isEmpty ? shapedLikeSerials(readings, label: label) : found
+    }
+
+    /// Where nothing else is a candidate (no keyword named a serial, or OCR lost it to glare or
+    /// a shadow, and no barcode could be one): the unlabelled printed values in a decisive
+    /// vendor format, in the order printed. Better a value shaped like this maker's serial to
+    /// tap than typing it by hand.
+    static func shapedLikeSerials(_ readings: [SerialReading], label: String) -> [SerialCandidate] {
+        let formats = Tokens.formats(label: label).filter(\.isDecisive)
+        var found: [SerialCandidate] = []
+        for reading in readings where !reading.isBarcode {
+            for field in Keywords.fields(in: reading.value) where field.kind == .none {
+                for token in Tokens.joinedHyphens(field.value).split(separator: " ") {
+                    let value = String(token).uppercased()
+                    guard Tokens.looksLikeSerial(value), let fixed = formats.lazy.compactMap({ $0.fit(value) }).first,
+                        !found.contains(where: { $0.value == fixed })
+                    else { continue }
+                    found.append(SerialCandidate(value: fixed, whereRead: [reading.place], evidence: .text, disagreesWith: []))
+                }
+            }
+        }
+        return found
     }
 
     /// The candidates of the readings of a frame or a settled window.

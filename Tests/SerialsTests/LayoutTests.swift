@@ -86,6 +86,24 @@ struct LayoutTests {
         #expect(SerialExtractor.candidates(readings).map(\.value) == ["FYIQGSW"])
     }
 
+    @Test("with no keyword and no barcode left, a printed value in the maker's serial format is offered; nothing else is")
+    func shapedLikeASerial() {
+        let lost = [
+            text("APC Back-UPS Pro 900", 1), text("Model: SMT4705I", 2), text("AS1659919994", 3), text("(SM)", 4), text("Mfg: 2022-11", 5),
+        ]
+        #expect(SerialExtractor.candidates(lost).map(\.value) == ["AS1659919994"])
+        #expect(SerialExtractor.candidates(lost).first?.whereRead == ["printed line 3"])
+        #expect(SerialExtractor.candidates([text("HP ProDesk 400 G7", 1), text("2UA2493F3E", 2)]).map(\.value) == ["2UA2493F3E"])
+        // A value in no known format, or one only a named maker's format fits on another's label, is not offered.
+        #expect(SerialExtractor.candidates([text("ZAQAMSKE", 1), text("JSXP4-654", 2)]).isEmpty)
+        #expect(SerialExtractor.candidates([text("RACK PDU 32A", 1), text("AS1659919994", 2)]).isEmpty)
+        // Where anything else is a candidate, a bare value is not added.
+        #expect(
+            SerialExtractor.candidates([text("HP ProDesk 400 G7", 1), text("2UA2493F3E", 2), code("CND1234XYZ")]).map(\.value) == [
+                "CND1234XYZ"
+            ])
+    }
+
     @Test("a keyword's value is the nearest on its row, never one rows away or far to the left")
     func nearestOnly() {
         let readings = [boxed("S/N:", 1, 60, 100, 50), boxed("ZA1B2C3D", 2, 60, 300, 120), boxed("ZZ9Y8X7W", 3, 900, 160, 120)]
