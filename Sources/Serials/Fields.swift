@@ -13,7 +13,7 @@ enum Keywords {
             "SERIAL NUMBER", "SERIAL NO", "SERIAL NR", "SERIAL #", "SER NO", "SER", "SERIAL", "SERVICE TAG", "SVC TAG", "SVCTAG", "S/N",
             "5/N", "SIN", "S/IN", "SERIENNUMMER", "N/S", "NO DE SERIE", "N° DE SERIE",
             "SN",
-            "5N", "S N", "(S)", "(S/N)", "(SN)", "(21)", "S-N", "SNR",
+            "5N", "S N", "(S)", "(S/N)", "(SN)", "(21)", "S-N", "SNR", "SNO", "S.NO", "S/NO", "SERIALNO", "SERIAL-NO", "SERIAL NUM",
         ]
         let esc = ["EXPRESS SERVICE CODE", "EXP SERVICE CODE", "ESC"]
         let other = [
@@ -24,7 +24,8 @@ enum Keywords {
             "ASSET TAG", "ASSET", "PROPERTY OF", "LOT NO", "LOT", "MFG DATE", "MFG", "MFD", "DOM", "DATE", "PRODUCT NO", "PRODUCT", "SKU",
             "HW", "FW", "VERSION",
             "INPUT", "OUTPUT", "CT", "CODE", "FRU PN", "FRU P/N", "FRU", "MPN", "PRODUCT ID", "DCM", "WWN", "PSID", "CLEI", "TAN", "SPARE",
-            "OPT", "PPID", "RATING", "WARRANTY", "R/N", "MDL", "REF",
+            "OPT", "PPID", "RATING", "WARRANTY", "R/N", "MDL", "REF", "F/W", "FIRMWARE", "BATCH", "GTIN", "UDI", "ICCID", "IC", "CMIIT ID",
+            "ORDER NO", "ART NO", "CAT NO", "ITEM NO", "ITEM", "CAPACITY", "POWER", "VOLTAGE", "MFR", "MANUFACTURED",
         ]
         let all = serial.map { ($0, Kind.serial) } + esc.map { ($0, Kind.expressServiceCode) } + other.map { ($0, Kind.other) }
         return all.map { (tokens: $0.0.split(separator: " ").map(String.init), kind: $0.1) }.sorted { $0.tokens.count > $1.tokens.count }

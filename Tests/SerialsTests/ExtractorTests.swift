@@ -57,7 +57,9 @@ struct ExtractorTests {
             "P/N: 3F9W7UT#ABA", "PN: 1C7B9EA", "PID: WS-C2960X-24TS-L", "MODEL H982B", "MTM: 20XW004GUS", "MAC: 9C:3D:CF:A1:22:0B",
             "IMEI: 354678109876543", "FRU: 01YR617", "FRU PN: 5B20W77567", "DCM: HBNNHT2AB", "WWN: 5000C500A1B2C3D4",
             "PSID: 4J8TXVQ2KMBS7P9R3CZW6Y1D5H0N8F2E", "CLEI: COUIA8RCRA", "TAN: 68-4521-03", "MPN: MZ-77E1T0", "Product ID: 7XK2M93AB",
-            "PPID: CN0G623D44099H4NG9PN", "RATING 100-240V", "R/N: P544LS", "MDL: WD29EFRXFGRRQ1", "REF 981107",
+            "PPID: CN0G623D44099H4NG9PN", "RATING 100-240V", "R/N: P544LS", "MDL: WD29EFRXFGRRQ1", "REF 981107", "F/W: 2B2QEXM7",
+            "Batch: 2211A04", "GTIN: 00850012345675", "ICCID: 8944501234567890123", "IC: 4104A-AC7265", "CMIIT ID: 2019AP1234",
+            "Order No. 7XK2M93AB", "Item No: 445566778", "Mfr: 2B7Q40X",
         ])
     func otherKeywords(line: String) {
         let value = String(line.split(separator: " ", maxSplits: 1)[1])
@@ -68,10 +70,12 @@ struct ExtractorTests {
         "garbled serial keywords still name the serial",
         arguments: [
             "S/N:", "SN", "SIN:", "5/N:", "Serial No.", "Serial Number:", "(S)", "Service Tag:", "SER NO.", "SVC TAG:", "Seriennummer:",
-            "N/S:",
+            "N/S:", "SNo.", "S.No.", "S/No:", "Serial#", "SER#", "Serial-No.", "Serial Num:", "System Serial Number:", "Product Serial:",
         ])
     func garbledKeywords(keyword: String) {
         #expect(SerialExtractor.candidates([text("\(keyword) 5CG1234XYZ", 1)]).map(\.value) == ["5CG1234XYZ"])
+        // A value in no vendor's format is offered only because the keyword names it.
+        #expect(SerialExtractor.candidates([text("\(keyword) 7XK2M93AB", 1)]).map(\.value) == ["7XK2M93AB"])
     }
 
     @Test("product codes, IMEIs, MAC addresses, dates and URLs are not serials")
