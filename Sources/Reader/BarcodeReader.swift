@@ -46,6 +46,7 @@ public final class BarcodeReader {
         if !symbols.contains(where: { $0.symbology == "DATAMATRIX" }) {
             symbols.addNew(matrix.readDataMatrixInTiles(frame))
         }
+        if symbols.isEmpty { symbols = matrix.readAroundDensePatches(frame) }
         if symbols.isEmpty {
             // Nothing dark on light: a code printed light on dark reads as itself inverted.
             symbols = matrix.read(Frame(width: frame.width, height: frame.height, bytes: frame.bytes.map { 255 - $0 }), formats: .all)

@@ -51,6 +51,72 @@ public final class MatrixCodeReader {
         return found
     }
 
+    /// The 2-D codes in `frame` looked for around each patch dense with contrast, each in a crop
+    /// with the patch in its middle: for a small code alone in a large frame (a rectangular
+    /// DataMatrix on a label with nothing else to read), which zxing-cpp 1.4 does not find in the
+    /// whole frame nor in its tiles unless the code is near the middle of what it is given.
+    ///
+    /// The frame is cut into 8-pixel cells; a cell is busy when its darkest and lightest pixels
+    /// are far apart. Busy cells joined side by side make a patch; a patch at least three cells
+    /// each way, no more than five times as long as it is high, and mostly busy, is looked at,
+    /// the largest first, eight at most.
+    public func readAroundDensePatches(_ frame: Frame) -> [BarcodeSymbol] {
+        let cell = 8
+        let columns = frame.width / cell
+        let rows = frame.height / cell
+        guard columns >= 3, rows >= 3 else { return [] }
+        var busy = [Bool](repeating: false, count: columns * rows)
+        frame.bytes.withUnsafeBufferPointer { pixels in
+            for row in 0..<rows {
+                for column in 0..<columns {
+                    var low: UInt8 = 255
+                    var high: UInt8 = 0
+                    for y in row * cell..<(row + 1) * cell {
+                        let start = y * frame.stride + column * cell
+                        for p in pixels[start..<start + cell] {
+                            low = min(low, p)
+                            high = max(high, p)
+                        }
+                    }
+                    busy[row * columns + column] = Int(high) - Int(low) >= 96
+                }
+            }
+        }
+        // Patches: busy cells joined side by side, found by flood fill.
+        var seen = [Bool](repeating: false, count: columns * rows)
+        var patches: [(box: Box, cells: Int)] = []
+        for start in busy.indices where busy[start] && !seen[start] {
+            var stack = [start]
+            seen[start] = true
+            var (minX, minY, maxX, maxY, count) = (columns, rows, 0, 0, 0)
+            while let at = stack.popLast() {
+                let (x, y) = (at % columns, at / columns)
+                (minX, minY, maxX, maxY, count) = (min(minX, x), min(minY, y), max(maxX, x), max(maxY, y), count + 1)
+                for (nx, ny) in [(x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1)] where nx >= 0 && nx < columns && ny >= 0 && ny < rows {
+                    let next = ny * columns + nx
+                    if busy[next] && !seen[next] {
+                        seen[next] = true
+                        stack.append(next)
+                    }
+                }
+            }
+            let (w, h) = (maxX - minX + 1, maxY - minY + 1)
+            guard w >= 3, h >= 3, w <= 5 * h, h <= 5 * w, count * 3 >= w * h * 2 else { continue }
+            patches.append((Box(x: minX * cell, y: minY * cell, width: w * cell, height: h * cell), count))
+        }
+        var found: [BarcodeSymbol] = []
+        for patch in patches.sorted(by: { $0.cells > $1.cells }).prefix(8) {
+            // The patch in the middle of a crop twice its size each way.
+            let box = patch.box
+            let x0 = max(0, box.x - box.width / 2)
+            let y0 = max(0, box.y - box.height / 2)
+            let x1 = min(frame.width, box.maxX + box.width / 2)
+            let y1 = min(frame.height, box.maxY + box.height / 2)
+            found.addNew(read(frame, in: Box(x: x0, y: y0, width: x1 - x0, height: y1 - y0), formats: .matrixOnly))
+        }
+        return found
+    }
+
     /// Every symbol of `formats` in the part of `frame` inside `area`, boxes in the frame's pixels.
     func read(_ frame: Frame, in area: Box, formats: Formats) -> [BarcodeSymbol] {
         frame.bytes.withUnsafeBufferPointer { pixels -> [BarcodeSymbol] in

@@ -45,12 +45,14 @@ enum BenchReadCommand: Command {
         emit("pass          median      p90")
         // The barcode pass's two engines on their own: zbar (linear codes and QR) and zxing-cpp
         // (the 2-D codes zbar cannot read), and zxing-cpp's second look for a DataMatrix, in
-        // tiles, where the whole frame showed none.
+        // tiles, where the whole frame showed none, and its third, around the patches dense
+        // with contrast, where nothing at all was read.
         let matrix = MatrixCodeReader()
         let packed = frames.map { $0.packed() }
         for (label, engine) in [
             ("  zbar", { (f: Frame) in _ = reader.barcodes.readWithZBar(f) }), ("  zxing 2-D", { (f: Frame) in _ = matrix.read(f) }),
             ("  DM tiles", { (f: Frame) in _ = matrix.readDataMatrixInTiles(f) }),
+            ("  patches", { (f: Frame) in _ = matrix.readAroundDensePatches(f) }),
         ] {
             row(label, perFrame(packed, runs: runs, engine))
         }

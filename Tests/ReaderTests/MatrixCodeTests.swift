@@ -4,8 +4,8 @@ import Testing
 
 @testable import Reader
 
-/// The fixtures in Devices/codes (2-D, reverse video, a DataMatrix only found in a tile, and
-/// linear codes zbar misses), each with what it must read as.
+/// The fixtures in Devices/codes (2-D, reverse video, a DataMatrix only found in a tile, one only
+/// found round its patch of contrast, and linear codes zbar misses), each with what it must read as.
 let codeFixtures: [String] = {
     let folder = "\(root)/Devices/codes"
     return ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".expected") }.sorted()
@@ -16,7 +16,7 @@ let codeFixtures: [String] = {
 struct MatrixCodeTests {
     @Test("there is a fixture for each 2-D symbology, an ISO/IEC 15434 envelope, reverse video, and linear codes zbar misses")
     func fixturesPresent() {
-        #expect(codeFixtures.count == 11, "\(codeFixtures)")
+        #expect(codeFixtures.count == 12, "\(codeFixtures)")
     }
 
     @Test("each fixture reads as its expected symbology and value, once", arguments: codeFixtures)
@@ -71,6 +71,22 @@ struct MatrixCodeTests {
         #expect(tiled.map(\.value) == ["CND15664RD"])
         // The box is in the frame's own pixels, round the code on the label's left side.
         #expect(tiled.first.map { $0.box.x < 640 && $0.box.width > 100 && $0.box.width < 200 } == true, "\(tiled.map(\.box))")
+    }
+
+    @Test("a small rectangular DataMatrix alone on a label, missed whole and in tiles, is found round its patch of contrast")
+    func dataMatrixAroundPatch() throws {
+        // Rendered by Devices/serial-corpus/generate (an Apple label, small in the picture).
+        let frame = try ImageFile.load("\(root)/Devices/codes/small-rect-datamatrix.png")
+        let matrix = MatrixCodeReader()
+        #expect(matrix.read(frame).isEmpty)
+        #expect(matrix.readDataMatrixInTiles(frame).isEmpty)
+        let found = matrix.readAroundDensePatches(frame)
+        #expect(found.map(\.value) == ["C02U7EXWDP8Y"])
+        // In the frame's own pixels, round the code (at 310,252, 198 by 48).
+        #expect(
+            found.first.map { abs($0.box.x - 310) < 12 && abs($0.box.y - 252) < 12 && $0.box.width > 180 } == true, "\(found.map(\.box))")
+        // A frame of even gray has no patch to look round.
+        #expect(matrix.readAroundDensePatches(Frame(width: 640, height: 480, bytes: [UInt8](repeating: 128, count: 640 * 480))).isEmpty)
     }
 
     @Test("zxing-cpp's format names become zbar's, so a reading has one shape whichever engine read it")
