@@ -14,6 +14,7 @@ enum Keywords {
             "5/N", "SIN", "S/IN", "SERIENNUMMER", "N/S", "NO DE SERIE", "N° DE SERIE",
             "SN",
             "5N", "S N", "(S)", "(S/N)", "(SN)", "(21)", "S-N", "SNR", "SNO", "S.NO", "S/NO", "SERIALNO", "SERIAL-NO", "SERIAL NUM",
+            "SER.NO", "SERNO",
         ]
         let esc = ["EXPRESS SERVICE CODE", "EXP SERVICE CODE", "ESC"]
         let other = [
@@ -41,9 +42,31 @@ enum Keywords {
         return t
     }
 
+    /// `line` with a space either side of each GS1 application identifier printed in brackets,
+    /// as a label's human-readable line runs them together: "(01)09506000134352(21)SN4711".
+    static func spacedAIs(_ line: String) -> String {
+        let chars = Array(line)
+        var out = ""
+        var i = 0
+        while i < chars.count {
+            if chars[i] == "(", let close = chars[i...].prefix(6).firstIndex(of: ")"), (3...5).contains(close - i),
+                chars[i + 1..<close].allSatisfy({ $0.isASCII && $0.isNumber })
+            {
+                if let last = out.last, !last.isWhitespace { out.append(" ") }
+                out += String(chars[i...close])
+                if close + 1 < chars.count, !chars[close + 1].isWhitespace { out.append(" ") }
+                i = close + 1
+                continue
+            }
+            out.append(chars[i])
+            i += 1
+        }
+        return out
+    }
+
     /// The line split into fields at its keywords; a line with none is one field of kind `none`.
     static func fields(in line: String) -> [Field] {
-        let raw = line.split(whereSeparator: \.isWhitespace)
+        let raw = spacedAIs(line).split(whereSeparator: \.isWhitespace)
         let tokens = raw.map(normalise)
         var fields: [Field] = []
         var current: Kind? = nil
@@ -322,6 +345,14 @@ enum Barcodes {
     /// Serials in a QR code: a labelled field in its text, or a serial parameter of a URL.
     static func qrSerials(_ data: String) -> [String] {
         if data.lowercased().hasPrefix("http") {
+            // GS1 Digital Link: https://id.gs1.org/01/<GTIN>/21/<serial>.
+            let path = data.split(separator: "?", maxSplits: 1)[0].split(separator: "/").map(String.init)
+            if let gtin = path.firstIndex(of: "01"), gtin + 1 < path.count, NotSerial.isGTIN(path[gtin + 1]),
+                let ai = path.indices.first(where: { $0 > gtin + 1 && path[$0] == "21" }), ai + 1 < path.count,
+                let serial = percentDecoded(path[ai + 1]), !serial.isEmpty
+            {
+                return [serial]
+            }
             guard let query = data.split(separator: "?", maxSplits: 1).dropFirst().first else { return [] }
             for pair in query.split(separator: "&") {
                 let kv = pair.split(separator: "=", maxSplits: 1)
@@ -331,9 +362,53 @@ enum Barcodes {
             }
             return []
         }
+        if data.hasPrefix("{") { return jsonSerials(data) }
         let lines = data.split(whereSeparator: { "\n;|".contains($0) }).map(String.init)
         let serials = lines.flatMap { Keywords.fields(in: $0) }.filter { $0.kind == .serial }.compactMap { Tokens.serialToken($0.value) }
         if !serials.isEmpty { return serials }
         return lines.count == 1 && Tokens.looksLikeSerial(data) ? [data] : []
+    }
+
+    /// `text` with its %XX escapes decoded; nil where one is malformed or the bytes are not UTF-8.
+    static func percentDecoded(_ text: String) -> String? {
+        var bytes: [UInt8] = []
+        var rest = Substring(text).utf8[...]
+        while let byte = rest.first {
+            rest = rest.dropFirst()
+            guard byte == UInt8(ascii: "%") else {
+                bytes.append(byte)
+                continue
+            }
+            guard rest.count >= 2, let value = UInt8(String(decoding: rest.prefix(2), as: UTF8.self), radix: 16) else { return nil }
+            bytes.append(value)
+            rest = rest.dropFirst(2)
+        }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
+    /// The string values of a JSON object's serial keys ("sn", "serial", "serialNumber",
+    /// "serial_no", ...), in order: a QR code's data as some makers write it.
+    static func jsonSerials(_ data: String) -> [String] {
+        // The quoted strings in order; a key is a string followed by a colon.
+        var strings: [(text: String, isKey: Bool)] = []
+        var chars = Substring(data)
+        while let open = chars.firstIndex(of: "\"") {
+            var text = ""
+            var i = chars.index(after: open)
+            while i < chars.endIndex, chars[i] != "\"" {
+                if chars[i] == "\\" { i = chars.index(after: i) }
+                if i < chars.endIndex { text.append(chars[i]) }
+                i = i < chars.endIndex ? chars.index(after: i) : i
+            }
+            guard i < chars.endIndex else { break }
+            chars = chars[chars.index(after: i)...]
+            let isKey = chars.drop(while: \.isWhitespace).first == ":"
+            strings.append((text, isKey))
+        }
+        let keys: Set<String> = ["SN", "SERIAL", "SERIALNO", "SERIALNUMBER", "SERIALNUM", "SERVICETAG"]
+        return zip(strings, strings.dropFirst()).compactMap { key, value in
+            guard key.isKey, !value.isKey, keys.contains(key.text.uppercased().filter { $0.isLetter }) else { return nil }
+            return Tokens.looksLikeSerial(value.text) ? value.text : nil
+        }
     }
 }

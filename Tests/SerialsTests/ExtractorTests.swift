@@ -137,6 +137,32 @@ struct ExtractorTests {
         #expect(Barcodes.serialValues("SN:FOC2245X0AB;PN:73-1234", symbology: "QR-Code") == ["FOC2245X0AB"])
     }
 
+    @Test("a GS1 Digital Link and a JSON object in a QR code give their serial; their other values are not serials")
+    func linkAndJSON() {
+        #expect(Barcodes.serialValues("https://id.gs1.org/01/09506000134352/21/SN4711", symbology: "QR-Code") == ["SN4711"])
+        #expect(
+            Barcodes.serialValues("https://d.example.com/01/09506000134352/10/LOT7/21/AB%2F12?linkType=all", symbology: "QR-Code") == [
+                "AB/12"
+            ])
+        // Without a GTIN whose check digit holds, it is no Digital Link.
+        #expect(Barcodes.serialValues("https://d.example.com/01/09506000134353/21/SN4711", symbology: "QR-Code").isEmpty)
+        #expect(Barcodes.serialValues("https://d.example.com/01/09506000134352/21/%ZZ", symbology: "QR-Code").isEmpty)
+        #expect(
+            Barcodes.serialValues(#"{"model": "X1", "serialNumber": "ABC12345", "pn": "0WV1JQ"}"#, symbology: "QR-Code") == ["ABC12345"])
+        #expect(Barcodes.serialValues(#"{"sn":"PF2\"X12"}"#, symbology: "QR-Code").isEmpty)  // an escaped quote: no serial shape
+        #expect(Barcodes.serialValues(#"{"sn": "ABC12345"#, symbology: "QR-Code").isEmpty)  // cut short
+        #expect(Barcodes.serialValues(#"{"part": "ABC12345"}"#, symbology: "QR-Code").isEmpty)
+    }
+
+    @Test("GS1 identifiers printed in brackets and run together are split: (21) names the serial")
+    func printedAIs() {
+        #expect(SerialExtractor.candidates([text("(01)09506000134352(21)SN4711", 1)]).map(\.value) == ["SN4711"])
+        #expect(SerialExtractor.candidates([text("(21)SN4711", 1)]).map(\.value) == ["SN4711"])
+        #expect(Keywords.spacedAIs("(01)09506000134352(21)SN4711") == "(01) 09506000134352 (21) SN4711")
+        #expect(Keywords.spacedAIs("Model (X1) S/N(A)") == "Model (X1) S/N(A)")
+        #expect(SerialExtractor.candidates([text("Ser.No.: 7XK2M93AB", 1)]).map(\.value) == ["7XK2M93AB"])
+    }
+
     @Test("OCR confusions are undone only where a vendor format fixes the class")
     func grammars() {
         #expect(Tokens.correctByGrammar("F0C2Z45X0AB") == "FOC2245X0AB")  // Cisco: factory letters, year and week digits
