@@ -14,7 +14,8 @@ enum Keywords {
             "5/N", "SIN", "S/IN", "SERIENNUMMER", "N/S", "NO DE SERIE", "N° DE SERIE",
             "SN",
             "5N", "S N", "(S)", "(S/N)", "(SN)", "(21)", "S-N", "SNR", "SNO", "S.NO", "S/NO", "SERIALNO", "SERIAL-NO", "SERIAL NUM",
-            "SER.NO", "SERNO",
+            "SER.NO", "SERNO", "S / N",
+            "NUMERO DE SERIE", "NUMERO DI SERIE", "SERIENNR", "SERIENR", "SERIENUMMER", "MATRICOLA", "NUMER SERYJNY", "N° SERIE",
         ]
         let esc = ["EXPRESS SERVICE CODE", "EXP SERVICE CODE", "ESC"]
         let other = [
@@ -37,10 +38,17 @@ enum Keywords {
     static let words: Set<String> = Set(table.flatMap(\.tokens).filter { $0.count >= 4 && $0.allSatisfy(\.isLetter) })
 
     static func normalise(_ token: Substring) -> String {
-        var t = token.uppercased()
+        var t = String(token.uppercased().map { accented[$0] ?? $0 })
         while let last = t.last, ":.#,;".contains(last) { t.removeLast() }
         return t
     }
+
+    /// The accented capitals of the languages labels are printed in, as their bare letters: a
+    /// keyword is matched with and without its accents ("NUMÉRO DE SÉRIE").
+    static let accented: [Character: Character] = [
+        "À": "A", "Á": "A", "Â": "A", "Ä": "A", "Ç": "C", "È": "E", "É": "E", "Ê": "E", "Ë": "E", "Í": "I", "Î": "I", "Ï": "I",
+        "Ñ": "N", "Ó": "O", "Ô": "O", "Ö": "O", "Ú": "U", "Û": "U", "Ü": "U",
+    ]
 
     /// `line` with a space either side of each GS1 application identifier printed in brackets,
     /// as a label's human-readable line runs them together: "(01)09506000134352(21)SN4711".

@@ -71,6 +71,7 @@ struct ExtractorTests {
         arguments: [
             "S/N:", "SN", "SIN:", "5/N:", "Serial No.", "Serial Number:", "(S)", "Service Tag:", "SER NO.", "SVC TAG:", "Seriennummer:",
             "N/S:", "SNo.", "S.No.", "S/No:", "Serial#", "SER#", "Serial-No.", "Serial Num:", "System Serial Number:", "Product Serial:",
+            "Numéro de série:", "Número de serie:", "Seriennr.", "Serienummer:", "Numero di serie:", "Matricola:", "N° de série", "S / N:",
         ])
     func garbledKeywords(keyword: String) {
         #expect(SerialExtractor.candidates([text("\(keyword) 5CG1234XYZ", 1)]).map(\.value) == ["5CG1234XYZ"])
