@@ -220,22 +220,25 @@ enum Tokens {
     }
 
     /// Whether OCR reading `exact` (a barcode's value) could have printed `read`: the same
-    /// characters up to confusions, or with one character read twice (a stray character beside
-    /// one it is confused with: "G8WQS5L" for "G8WQ5L").
+    /// characters up to confusions, with at most one stray character besides: one read twice
+    /// beside its look-alike ("G8WQS5L" for "G8WQ5L"), or, in a value of eight characters or
+    /// more, any one (noise read as a letter: "ZR6ESLMPK" for "ZR6SLMPK"); in one of twelve or
+    /// more, two ("SG2Z2EHAOY510783M" for "SG2EHA0Y510783M"). A stray character is never a
+    /// difference: a planted or real disagreement is a character changed, not one added.
     static func readAs(_ read: String, _ exact: String) -> Bool {
         let a = Array(read.uppercased())
         let b = Array(exact.uppercased())
-        guard a != b, b.count >= 5 else { return false }
-        func alike(_ x: [Character], _ y: [Character]) -> Bool { x.count == y.count && zip(x, y).allSatisfy { confused($0, $1) } }
-        if a.count == b.count { return alike(a, b) }
-        guard a.count == b.count + 1 else { return false }
-        for k in a.indices {
-            var rest = a
-            let extra = rest.remove(at: k)
-            let beside = (k > 0 && confused(extra, a[k - 1])) || (k + 1 < a.count && confused(extra, a[k + 1]))
-            if beside, alike(rest, b) { return true }
+        guard a != b, b.count >= 5, a.count >= b.count, a.count - b.count <= (b.count >= 12 ? 2 : 1) else { return false }
+        func stray(_ i: Int) -> Bool {
+            b.count >= 8 || (i > 0 && confused(a[i], a[i - 1])) || (i + 1 < a.count && confused(a[i], a[i + 1]))
         }
-        return false
+        // a[i...] against b[j...], with `left` stray characters still to find.
+        func matches(_ i: Int, _ j: Int, _ left: Int) -> Bool {
+            if i == a.count { return j == b.count && left == 0 }
+            if j < b.count, confused(a[i], b[j]), matches(i + 1, j + 1, left) { return true }
+            return left > 0 && stray(i) && matches(i + 1, j, left - 1)
+        }
+        return matches(0, 0, a.count - b.count)
     }
 
     /// Whether `read` is part of `exact` as OCR cut it short (glare, a shadow, the label's edge)

@@ -176,6 +176,20 @@ struct ConfusionTests {
         #expect(SerialExtractor.candidates([text("S/N: SZN5", 4), code("SZN5462699")]).count == 2)
     }
 
+    @Test("a stray character in a long printed value is noise, not a difference: the print is the barcode's value")
+    func strayInPrint() {
+        #expect(Tokens.readAs("ZR6ESLMPK", "ZR6SLMPK"))
+        #expect(Tokens.readAs("SG2Z2EHAOY510783M", "SG2EHA0Y510783M"))
+        // Two strays in a value under twelve, a stray and a change no confusion explains, a
+        // stray in a short value not beside its look-alike: none of these.
+        #expect(!Tokens.readAs("ZR6ESLMPKX", "ZR6SLMPK"))
+        #expect(!Tokens.readAs("ZR6ESLMPQ", "ZR6SLMPK"))
+        #expect(!Tokens.readAs("G8WQX5L", "G8WQ5L"))
+        let candidates = SerialExtractor.candidates([text("S/N: ZR6ESLMPK", 1), code("ZR6SLMPK")])
+        #expect(candidates.map(\.value) == ["ZR6SLMPK"])
+        #expect(candidates.first?.evidence == .agree)
+    }
+
     @Test("E read for F and 3 for J, as measured on the rendered labels, are confusions too")
     func moreConfusions() {
         #expect(Tokens.readAs("PEFV7PPVW", "PFV7PPVW"))
