@@ -176,13 +176,14 @@ public final class FrameReader {
     static let minimumConfidence = 15.0
 
     /// Whether a word looks like a printed code: six or more capitals and digits, with at most
-    /// hyphens between them, both letters and digits among them. Tesseract gives such words
-    /// little confidence (no dictionary knows them: "-WMC4NWPSEKH5" read at 12), where the
-    /// noise it reads as words is short and of mixed case.
+    /// hyphens between them, both letters and digits among them; or ten digits or more. Tesseract
+    /// gives such words little confidence (no dictionary knows them: "-WMC4NWPSEKH5" read at 12,
+    /// "381052451729" at 7), where the noise it reads as words is short and of mixed case.
     static func looksLikeCode(_ text: String) -> Bool {
         let body = text.filter { $0 != "-" }
-        return body.count >= 6 && body.allSatisfy { $0.isASCII && ($0.isUppercase || $0.isNumber) } && body.contains(where: \.isLetter)
-            && body.contains(where: \.isNumber)
+        guard body.allSatisfy({ $0.isASCII && ($0.isUppercase || $0.isNumber) }) else { return false }
+        let digits = body.filter(\.isNumber).count
+        return (body.count >= 6 && digits > 0 && digits < body.count) || (digits >= 10 && digits == body.count)
     }
     /// Below this confidence a word beside a barcode is taken for the ends of its bars.
     static let uncertainBesideBarcode = 40.0

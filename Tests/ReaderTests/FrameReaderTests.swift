@@ -133,6 +133,10 @@ struct JunkTests {
         #expect(FrameReader.combine(symbols: [], lines: lines).map(\.value) == ["WD -WMC4NWPSEKH5"])
         #expect(FrameReader.looksLikeCode("C02XK1ZJJGH5") && FrameReader.looksLikeCode("WD-WMC4N1234"))
         #expect(!FrameReader.looksLikeCode("Serial") && !FrameReader.looksLikeCode("AB12") && !FrameReader.looksLikeCode("12345678"))
+        // Ten digits or more are a code too: an APC serial whose S tesseract read as 8, at 7.
+        let digits = [TextLine(words: [word("381052451729", 0, 0, confidence: 7)], box: Box(x: 0, y: 0, width: 226, height: 22))]
+        #expect(FrameReader.combine(symbols: [], lines: digits).map(\.value) == ["381052451729"])
+        #expect(!FrameReader.looksLikeCode("123456789") && !FrameReader.looksLikeCode("12345-67890x"))
     }
 
     @Test("an uncertain word beside a tilted barcode is its bars; a confident one is print")
