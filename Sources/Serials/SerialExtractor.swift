@@ -107,7 +107,7 @@ public enum SerialExtractor {
             }
         }
         pool.mergeConfusedPrint()
-        let found = pool.result(expressServiceCodes: escs)
+        let found = pool.result(expressServiceCodes: escs, formats: Tokens.formats(label: label).filter(\.isDecisive))
         return found.isEmpty ? shapedLikeSerials(readings, label: label) : found
     }
 
@@ -195,7 +195,8 @@ struct Pool {
         }
     }
 
-    func result(expressServiceCodes: [String]) -> [SerialCandidate] {
+    /// The candidates, ranked; `formats`: the decisive vendor formats that apply to the label.
+    func result(expressServiceCodes: [String], formats: [Grammar] = []) -> [SerialCandidate] {
         struct Ranked {
             var candidate: SerialCandidate
             var tier: Int
@@ -249,8 +250,10 @@ struct Pool {
                     // printed one too; what is left is the difference no confusion explains.
                     let printed = Array(ranked[i].candidate.value)
                     let exact = Array(ranked[j].candidate.value)
+                    // An O where the barcode has a digit is the print's 0 (the position holds digits).
                     if printed.count == exact.count {
-                        ranked[i].candidate.value = String(zip(printed, exact).map { Tokens.confused($0, $1) ? $1 : $0 })
+                        ranked[i].candidate.value = String(
+                            zip(printed, exact).map { Tokens.confused($0, $1) ? $1 : $0 == "O" && $1.isNumber ? "0" : $0 })
                     }
                     ranked[i].candidate.disagreesWith.append(ranked[j].candidate.value)
                     ranked[j].candidate.disagreesWith.append(ranked[i].candidate.value)
@@ -268,17 +271,24 @@ struct Pool {
         // OCR reads a printed 0 as O far more often than it misreads an O, and most serial
         // formats never use O: a printed value no barcode backs, with an O among its digits, is
         // offered with 0 for O too, after the value as read (which may be right: nothing here
-        // says which). Where a vendor's format fixes a position as a letter ("FOC"), its O stays.
+        // says which). Where a decisive vendor format fixes a position as a letter ("FOC"), its O stays.
+        // A value three quarters digits whose letters are all ones OCR makes of digits (O, D, Q,
+        // I, L, S, B, Z, G) is offered as all digits instead ("OG355481": "06355481").
         for item in ranked where item.candidate.evidence == .text && item.candidate.disagreesWith.isEmpty {
             let value = item.candidate.value
-            guard value.contains("O"), value.contains(where: \.isNumber) else { continue }
-            let format = Grammar.known.first { $0.isSpecific && $0.fit(value) == value }
+            guard value.contains(where: \.isNumber) else { continue }
+            let format = formats.first { $0.fit(value) == value }
             let zeroed = String(
                 value.enumerated().map { index, ch in ch == "O" && (format.map { $0.pattern[index] == .any } ?? true) ? "0" : ch })
-            guard zeroed != value, !ranked.contains(where: { $0.candidate.value == zeroed }) else { continue }
+            let letters = zeroed.filter(\.isLetter)
+            let asDigits =
+                format == nil && !letters.isEmpty && (zeroed.count - letters.count) * 4 >= zeroed.count * 3
+                && letters.allSatisfy { letter in OCRConfusion.pairs.contains { $0.letter == letter } }
+            let second = asDigits ? String(zeroed.map { ch in OCRConfusion.pairs.first { $0.letter == ch }?.digit ?? ch }) : zeroed
+            guard second != value, !ranked.contains(where: { $0.candidate.value == second }) else { continue }
             var variant = item
-            variant.candidate.value = zeroed
-            variant.candidate.whereRead = item.candidate.whereRead.map { $0 + " (0 for O)" }
+            variant.candidate.value = second
+            variant.candidate.whereRead = item.candidate.whereRead.map { $0 + (asDigits ? " (read as digits)" : " (0 for O)") }
             variant.variant = 1
             ranked.append(variant)
         }

@@ -250,6 +250,14 @@ struct ConfusionTests {
         #expect(candidates.map(\.value) == ["EBKO7418", "EBK07418"])
         #expect(candidates.map(\.whereRead) == [["printed line 1"], ["printed line 1 (0 for O)"]])
         #expect(SerialExtractor.candidates([text("Service Tag: JOSFKNY", 1)]).map(\.value) == ["JOSFKNY"])
+        // Mostly digits, its letters all ones OCR makes of digits: offered as all digits.
+        let digits = SerialExtractor.candidates([text("SERIAL NO. OG355481", 1)])
+        #expect(digits.map(\.value) == ["OG355481", "06355481"])
+        #expect(digits.last?.whereRead == ["printed line 1 (read as digits)"])
+        #expect(SerialExtractor.candidates([text("S/N: GJ0508977684", 1)]).map(\.value) == ["GJ0508977684"])
+        // Disagreeing with a barcode that has a digit there, an O is the print's 0.
+        let disagreeing = SerialExtractor.candidates([text("S/N: LVOR72N", 1), code("LV3R72N")])
+        #expect(disagreeing.map(\.value) == ["LV0R72N", "LV3R72N"])
         // Backed by a barcode, the barcode's exact text is the value: no second reading.
         #expect(SerialExtractor.candidates([text("S/N: EBKO7418", 1), code("EBK07418")]).map(\.value) == ["EBK07418"])
     }
