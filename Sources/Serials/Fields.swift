@@ -269,21 +269,26 @@ enum Tokens {
         return String(n)
     }
 
-    /// The service tag an Express Service Code proves: `value` itself, or `value` with one OCR
-    /// confusion undone; nil when neither matches.
+    /// The seven-character service tag an Express Service Code is (the number in base 36); nil
+    /// for what is not one.
+    static func tag(ofESC esc: String) -> String? {
+        guard !esc.isEmpty, esc.count <= 11, esc.allSatisfy({ $0.isASCII && $0.isNumber }), var n = UInt64(esc) else { return nil }
+        let alphabet = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+        var tag = ""
+        repeat {
+            tag.insert(alphabet[Int(n % 36)], at: tag.startIndex)
+            n /= 36
+        } while n > 0
+        return tag.count <= 7 ? String(repeating: "0", count: 7 - tag.count) + tag : nil
+    }
+
+    /// The service tag an Express Service Code proves: `value` itself, or the code's own tag
+    /// where the printed one is that tag with a character or two misread (the code is the
+    /// proof: "L4317D6" beside the code of L4J17D6 is L4J17D6); nil otherwise.
     static func matchESC(_ value: String, _ esc: String) -> String? {
         if base36(value) == esc { return value }
-        let chars = Array(value)
-        for i in chars.indices {
-            for pair in OCRConfusion.pairs {
-                for (from, to) in [(pair.letter, pair.digit), (pair.digit, pair.letter)] where chars[i] == from {
-                    var fixed = chars
-                    fixed[i] = to
-                    if base36(String(fixed)) == esc { return String(fixed) }
-                }
-            }
-        }
-        return nil
+        guard value.count == 7, let tag = tag(ofESC: esc) else { return nil }
+        return zip(value.uppercased(), tag).filter { $0 != $1 }.count <= 2 ? tag : nil
     }
 }
 

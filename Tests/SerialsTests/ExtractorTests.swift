@@ -172,6 +172,23 @@ struct ExtractorTests {
         #expect(Tokens.matchESC("7XKZM93", "17266574631") == "7XK2M93")  // the Express Service Code proves the tag
     }
 
+    @Test("an Express Service Code proves its tag where the printed tag is a character or two off, whatever the misreading")
+    func expressServiceCode() {
+        #expect(Tokens.tag(ofESC: "45986262666") == "L4J17D6")
+        #expect(Tokens.tag(ofESC: "35") == "000000Z")
+        #expect(Tokens.tag(ofESC: "999999999999") == nil && Tokens.tag(ofESC: "12a") == nil && Tokens.tag(ofESC: "") == nil)
+        #expect(Tokens.matchESC("L4317D6", "45986262666") == "L4J17D6")
+        #expect(Tokens.matchESC("X4317Q6", "45986262666") == nil)  // three apart: another tag
+        let readings = [text("Service Tag: L4317D6", 1), text("Express Service Code: 45986262666", 2)]
+        #expect(SerialExtractor.candidates(readings).map(\.value) == ["L4J17D6"])
+        // Beside a barcode that disagrees, the code settles which is the tag: the print, first.
+        let disagreeing = SerialExtractor.candidates([
+            text("SVC TAG: FYIQGSW", 1), text("Express Service Code: 34723936400", 2), code("FY3QGSW"),
+        ])
+        #expect(disagreeing.map(\.value) == ["FY9QGSW", "FY3QGSW"])
+        #expect(disagreeing.allSatisfy { $0.disagreesWith.count == 1 })
+    }
+
     func luhnValid(_ s: String) -> Bool {
         let d = s.compactMap(\.wholeNumberValue)
         return d.reversed().enumerated().reduce(0) { t, x in

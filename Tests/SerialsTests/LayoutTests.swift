@@ -83,7 +83,8 @@ struct LayoutTests {
             boxed("FYIQGSW", 2, 526, 226, 130, 20), boxed("SVC TAG:", 3, 105, 230, 119, 16), boxed("34723936400", 4, 527, 262, 173, 16),
             boxed("Express Service Code:", 5, 104, 265, 281, 22),
         ]
-        #expect(SerialExtractor.candidates(readings).map(\.value) == ["FYIQGSW"])
+        // (Read as FYIQGSW; the Express Service Code on the next row proves FY9QGSW.)
+        #expect(SerialExtractor.candidates(readings).map(\.value) == ["FY9QGSW"])
     }
 
     @Test("with no keyword and no barcode left, a printed value in the maker's serial format is offered; nothing else is")
