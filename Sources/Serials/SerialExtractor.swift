@@ -204,7 +204,8 @@ struct Pool {
             /// Whether a keyword on the label names it (a barcode backed only by its own
             /// human-readable line is still the barcode's word alone).
             var labelled: Bool
-            /// 1 for a second reading of a printed value (0 for O), listed after the value as read.
+            /// 1 for a second reading of a printed value (0 for O, or read as digits), listed after
+            /// the value as read.
             var variant = 0
             /// An unlabelled print disagreeing with a barcode: only a hint, listed after it.
             var hint = false
@@ -269,10 +270,10 @@ struct Pool {
             }
         }
         // OCR reads a printed 0 as O far more often than it misreads an O, and most serial
-        // formats never use O: a printed value no barcode backs, with an O among its digits, is
-        // offered with 0 for O too, after the value as read (which may be right: nothing here
-        // says which). Where a decisive vendor format fixes a position as a letter ("FOC"), its O stays.
-        // A value three quarters digits whose letters are all ones OCR makes of digits (O, D, Q,
+        // formats never use O: a printed value no barcode backs, with an O and digits, is offered
+        // with 0 for O too, after the value as read (which may be right: nothing here says
+        // which). Where a decisive vendor format fixes a position as a letter ("FOC"), its O
+        // stays. A value three quarters digits whose letters are all ones OCR makes of digits (O, D, Q,
         // I, L, S, B, Z, G) is offered as all digits instead ("OG355481": "06355481").
         for item in ranked where item.candidate.evidence == .text && item.candidate.disagreesWith.isEmpty {
             let value = item.candidate.value
