@@ -180,14 +180,12 @@ enum Tokens {
         return Grammar.known.filter(\.isSpecific) + Grammar.named.filter { grammar in grammar.makers.contains { words.contains($0) } }
     }
 
-    /// OCR confusions undone where a specific vendor format fixes the class of a position; the
-    /// formats of makers whose name must be on the label (`Grammar.named`) only where `label`,
-    /// the label's printed text, names them. Failing every format, a character OCR read twice
-    /// (beside itself or a look-alike: "SNXFJPO0G602322H") is taken out where that makes a
-    /// decisive format fit, with the least left to correct, unless a barcode on the label is
-    /// what the print was read from (which settles the stray character better).
-    static func correctByGrammar(_ value: String, label: String = "", barcodes: [String] = []) -> String {
-        let grammars = formats(label: label)
+    /// OCR confusions undone where one of `formats` (the specific vendor formats that apply to the
+    /// label: `formats(label:)`) fixes the class of a position. Failing every format, a character
+    /// OCR read twice (beside itself or a look-alike: "SNXFJPO0G602322H") is taken out where that
+    /// makes a decisive format fit, with the least left to correct, unless a barcode on the label
+    /// is what the print was read from (which settles the stray character better).
+    static func correctByGrammar(_ value: String, formats grammars: [Grammar] = formats(label: ""), barcodes: [String] = []) -> String {
         for grammar in grammars {
             if let fixed = grammar.fit(value) { return fixed }
         }

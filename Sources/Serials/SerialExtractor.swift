@@ -59,7 +59,8 @@ public enum SerialExtractor {
         var pool = Pool()
         var excluded = Set<String>()  // folded values named as something else
         var escs: [String] = []
-        let label = readings.filter { !$0.isBarcode }.map(\.value).joined(separator: "\n")
+        // The vendor formats that apply to this label (a named maker's only where the print names it).
+        let formats = Tokens.formats(label: readings.filter { !$0.isBarcode }.map(\.value).joined(separator: "\n"))
         let barcodes = readings.filter(\.isBarcode).map(\.value)
         // Printed lines first: their keywords say what the barcodes' values are not.
         for reading in readings where !reading.isBarcode {
@@ -69,7 +70,8 @@ public enum SerialExtractor {
                     // A PPID is a part's, whatever the line beside it says (a tilted table
                     // pairs rows wrongly).
                     guard let value = Tokens.serialToken(field.value), !NotSerial.isDellPPID(value) else { continue }
-                    pool.add(Tokens.correctByGrammar(value, label: label, barcodes: barcodes), place: reading.place, source: .labelledText)
+                    pool.add(
+                        Tokens.correctByGrammar(value, formats: formats, barcodes: barcodes), place: reading.place, source: .labelledText)
                 case .expressServiceCode:
                     escs.append(field.value.filter(\.isNumber))
                 case .other:
@@ -107,16 +109,16 @@ public enum SerialExtractor {
             }
         }
         pool.mergeConfusedPrint()
-        let found = pool.result(expressServiceCodes: escs, formats: Tokens.formats(label: label).filter(\.isDecisive))
-        return found.isEmpty ? shapedLikeSerials(readings, label: label) : found
+        let decisive = formats.filter(\.isDecisive)
+        let found = pool.result(expressServiceCodes: escs, formats: decisive)
+        return found.isEmpty ? shapedLikeSerials(readings, formats: decisive) : found
     }
 
     /// Where nothing else is a candidate (no keyword named a serial, or OCR lost it to glare or
     /// a shadow, and no barcode could be one): the unlabelled printed values in a decisive
-    /// vendor format, in the order printed. Better a value shaped like this maker's serial to
-    /// tap than typing it by hand.
-    static func shapedLikeSerials(_ readings: [SerialReading], label: String) -> [SerialCandidate] {
-        let formats = Tokens.formats(label: label).filter(\.isDecisive)
+    /// vendor format (`formats`: the decisive ones that apply to the label), in the order
+    /// printed. Better a value shaped like this maker's serial to tap than typing it by hand.
+    static func shapedLikeSerials(_ readings: [SerialReading], formats: [Grammar]) -> [SerialCandidate] {
         var found: [SerialCandidate] = []
         for reading in readings where !reading.isBarcode {
             for field in Keywords.fields(in: reading.value) where field.kind == .none {
@@ -284,8 +286,8 @@ struct Pool {
             let letters = zeroed.filter(\.isLetter)
             let asDigits =
                 format == nil && !letters.isEmpty && (zeroed.count - letters.count) * 4 >= zeroed.count * 3
-                && letters.allSatisfy { letter in OCRConfusion.pairs.contains { $0.letter == letter } }
-            let second = asDigits ? String(zeroed.map { ch in OCRConfusion.pairs.first { $0.letter == ch }?.digit ?? ch }) : zeroed
+                && letters.allSatisfy { CharClass.digit.correct($0) != $0 }
+            let second = asDigits ? String(zeroed.map(CharClass.digit.correct)) : zeroed
             guard second != value, !ranked.contains(where: { $0.candidate.value == second }) else { continue }
             var variant = item
             variant.candidate.value = second
