@@ -159,7 +159,9 @@ public struct SerialChooser: Sendable, Hashable {
                 SerialReading(value: value.value, symbology: String(place.dropLast(8)), place: place)
             }
         }
-        let printed = collected.printed.map { SerialReading(value: $0.value, symbology: nil, place: $0.place, box: $0.box) }
+        let printed = collected.printed.map {
+            SerialReading(value: $0.value, symbology: nil, place: $0.place, box: $0.box, slope: $0.slope)
+        }
         let candidates = SerialExtractor.candidates(barcodes + printed)
         if candidates.isEmpty {
             phase = .typingByHand

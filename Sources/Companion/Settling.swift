@@ -13,6 +13,8 @@ public struct OfferedValue: Sendable, Hashable {
 /// character more or less is another track).
 public struct PrintedTrack: Sendable, Hashable {
     public private(set) var box: Box
+    /// How the line slopes on the label, as its latest reading's words showed it.
+    public private(set) var slope: Double?
     public let place: String
     public private(set) var frames = 0
     private var votes: [[Character: Int]]
@@ -44,6 +46,7 @@ public struct PrintedTrack: Sendable, Hashable {
         for (k, ch) in chars.enumerated() { votes[k][ch, default: 0] += 1 }
         latest = chars
         box = reading.box
+        slope = reading.slope
         frames += 1
     }
 

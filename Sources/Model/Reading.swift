@@ -26,6 +26,22 @@ public struct Reading: Sendable, Hashable {
         self.words = words
     }
 
+    /// How a printed line slopes (a tilted label), in pixels down per pixel to the right: from the
+    /// centre of its first word to the centre of its last, where they are at least four word
+    /// heights apart (closer, a parenthesis or a descender moving a centre by a pixel or two
+    /// tilts it too much) and of much the same height; nil for a barcode or a line of one word.
+    /// A tilted word's box is wider and taller than the word, but its centre is the word's own.
+    public var slope: Double? {
+        guard let first = words.first, let last = words.last, words.count >= 2 else { return nil }
+        let run = Double(last.box.x + last.box.maxX - first.box.x - first.box.maxX) / 2
+        let rise = Double(last.box.y + last.box.maxY - first.box.y - first.box.maxY) / 2
+        let height = Double(min(first.box.height, last.box.height))
+        // A word half as tall again as the other was boxed with something else (a box cut by
+        // the frame's edge, a rule under it): its centre is not the word's.
+        guard run >= 4 * height, run > 0, Double(max(first.box.height, last.box.height)) <= 1.5 * height else { return nil }
+        return rise / run
+    }
+
     /// Which barcode or printed line, without the box: "CODE-128 barcode", "printed line 2". Boxes
     /// move a little from frame to frame; this does not.
     public var place: String {

@@ -6,7 +6,8 @@
 /// same row, to its right (a keyword in parentheses, a caption, to its left: "WD-WCC4N1234567
 /// (SN)", or to its right where it heads a table row: "(21) WHM82642"); rows are matched by how much they overlap, so a value column set a few pixels higher
 /// or lower than its label column (read by OCR before it, or drifting on a tilted label) still
-/// pairs with its own row and not the next; failing that, the line just under it, starting near
+/// pairs with its own row and not the next; on a tilted label rows are followed along the tilt
+/// its lines' words show; failing that, the line just under it, starting near
 /// it. Each value's line is used once. Within one line, "VALUE (Serial No.)" names the value.
 enum Layout {
     static func joined(_ readings: [SerialReading]) -> [SerialReading] {
@@ -25,14 +26,17 @@ enum Layout {
         let values = texts.filter { waiting[$0] == nil && Keywords.fields(in: readings[$0].value).first?.kind == Keywords.Kind.none }
         var partner: [Int: Int] = [:]
         var taken = Set<Int>()
+        let tilt = tilt(of: readings)
         // Same row first, best overlap first.
         var pairs: [(keyword: Int, value: Int, overlap: Double, gap: Int)] = []
         for (i, wait) in waiting {
             let box = readings[i].box!
+            let row = level(box, tilt: tilt)
             for j in values {
                 let other = readings[j].box!
-                let height = max(1, min(box.height, other.height))
-                let overlap = Double(min(box.maxY, other.maxY) - max(box.y, other.y)) / Double(height)
+                let otherRow = level(other, tilt: tilt)
+                let height = max(1, min(row.bottom - row.top, otherRow.bottom - otherRow.top))
+                let overlap = (min(row.bottom, otherRow.bottom) - max(row.top, otherRow.top)) / height
                 guard overlap >= 1.0 / 3 else { continue }
                 // A table's value column sits past its longest keyword: "Express Service
                 // Code:" puts a short keyword's value some twenty heights away.
@@ -81,6 +85,55 @@ enum Layout {
             out[i].value = keyword + " " + value
         }
         return taken.isEmpty ? out : out.indices.filter { !taken.contains($0) }.map { out[$0] }
+    }
+
+    /// How the label's print slopes: the median of its lines' own slopes (from their words), not
+    /// counting lines round a barcode (the leftover ends of its bars, read as words, lie level
+    /// whatever the label does); where no line shows one, the drift of its columns (lines set one
+    /// under another at the same left edge drift left going down when the rows go down to the
+    /// right: a label seen in perspective drifts so too, so words come first); 0 when none shows.
+    static func tilt(of readings: [SerialReading]) -> Double {
+        let barcodes = readings.filter(\.isBarcode).compactMap(\.box)
+        let texts = readings.filter { !$0.isBarcode && $0.box != nil }
+        var slopes = texts.filter { line in
+            let box = line.box!
+            return !barcodes.contains { bars in
+                bars.x < box.maxX && box.x < bars.maxX && box.maxY > bars.y - bars.height / 2 && box.y < bars.maxY + bars.height / 2
+            }
+        }.compactMap(\.slope)
+        if slopes.isEmpty {
+            // Columns of three lines or more, followed down from their top line: a pixel or two
+            // of drift between two lines is only where OCR set their boxes.
+            var boxes = texts.map(\.box!).sorted { $0.y < $1.y }
+            while let top = boxes.first {
+                var column = [top]
+                boxes.removeFirst()
+                while let upper = column.last,
+                    let n = boxes.firstIndex(where: { lower in
+                        let drop = lower.y - upper.y
+                        return drop * 2 >= upper.height && drop <= 3 * max(upper.height, lower.height) && abs(lower.x - upper.x) * 5 <= drop
+                    })
+                {
+                    column.append(boxes.remove(at: n))
+                }
+                guard column.count >= 3, let bottom = column.last else { continue }
+                // Boxes' edges are a pixel either way: two pixels of drift is none.
+                let drift = abs(bottom.x - top.x) <= 2 ? 0 : bottom.x - top.x
+                slopes.append(-Double(drift) / Double(bottom.y - top.y))
+            }
+        }
+        slopes.sort()
+        guard !slopes.isEmpty else { return 0 }
+        return (slopes[(slopes.count - 1) / 2] + slopes[slopes.count / 2]) / 2
+    }
+
+    /// The rows a box's print covers, measured across the print's `tilt`: its centre moved back
+    /// along the slope to the left edge of the frame, and its height less what the tilt added
+    /// (a box round tilted print is taller than the print by its width times the slope).
+    static func level(_ box: Box, tilt: Double) -> (top: Double, bottom: Double) {
+        let height = max(Double(box.height) / 3, Double(box.height) - Double(box.width) * abs(tilt))
+        let centre = Double(box.y) + Double(box.height) / 2 - tilt * (Double(box.x) + Double(box.width) / 2)
+        return (centre - height / 2, centre + height / 2)
     }
 
     /// The keyword of a caption, a keyword in parentheses alone in its box: "(S/N)", "(Service Tag

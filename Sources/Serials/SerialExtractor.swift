@@ -24,12 +24,16 @@ public struct SerialReading: Sendable, Hashable {
     public var place: String
     /// Where it is on the label, when known: printed keywords and values are paired by it.
     public var box: Box?
+    /// How its print slopes, in pixels down per pixel to the right, where its words show it (a
+    /// tilted label): rows of a table are paired along it.
+    public var slope: Double?
 
-    public init(value: String, symbology: String?, place: String, box: Box? = nil) {
+    public init(value: String, symbology: String?, place: String, box: Box? = nil, slope: Double? = nil) {
         self.value = value
         self.symbology = symbology
         self.place = place
         self.box = box
+        self.slope = slope
     }
 
     public init(_ reading: Reading) {
@@ -37,6 +41,7 @@ public struct SerialReading: Sendable, Hashable {
         if case .barcode(let symbology) = reading.source { self.symbology = symbology } else { symbology = nil }
         place = reading.place
         box = reading.box
+        slope = reading.slope
     }
 
     public var isBarcode: Bool { symbology != nil }

@@ -110,6 +110,77 @@ struct LayoutTests {
         let readings = [boxed("S/N:", 1, 60, 100, 50), boxed("ZA1B2C3D", 2, 60, 300, 120), boxed("ZZ9Y8X7W", 3, 900, 160, 120)]
         #expect(SerialExtractor.candidates(readings).isEmpty)
     }
+
+    @Test("a table on a label turned six degrees: each keyword takes the value along its tilted row, not the row above")
+    func tiltedTable() {
+        // Boxes as read off a Dell label turned clockwise: the Express Service Code's value
+        // overlaps the service tag's row more than the tag does, square to the frame.
+        func line(_ value: String, _ number: Int, _ box: Box, slope: Double? = nil) -> SerialReading {
+            SerialReading(value: value, symbology: nil, place: "printed line \(number)", box: box, slope: slope)
+        }
+        let readings = [
+            line("DELL Latitude 5420", 1, Box(x: 126, y: 45, width: 383, height: 65), slope: 0.100),
+            line("72859947764", 2, Box(x: 625, y: 150, width: 230, height: 47)),
+            line("Express Service Code:", 3, Box(x: 120, y: 101, width: 367, height: 61), slope: 0.089),
+            line("XGYXJHW", 4, Box(x: 618, y: 197, width: 171, height: 46)),
+            line("Service Tag (S/N):", 5, Box(x: 116, y: 148, width: 298, height: 59), slope: 0.095),
+            line("0AL3WA", 6, Box(x: 614, y: 245, width: 144, height: 38)),
+            line("DP/N:", 7, Box(x: 110, y: 197, width: 97, height: 35)),
+        ]
+        #expect(SerialExtractor.candidates(readings).map(\.value) == ["XGYXJHW"])
+    }
+
+    @Test("a tilted label whose lines are too short to show it: the drift of its columns does, and a line round a barcode does not")
+    func tiltFromColumns() {
+        // An Apple table turned clockwise: the serial's value lies across its keyword's row and
+        // the next one's; the keyword column drifts left going down.
+        let apple = [
+            boxed("Mac mini", 1, 442, 189, 153, 38), boxed("Serial No.", 2, 437, 247, 148, 34),
+            boxed("CO2LLMJ4ZSH9", 3, 720, 268, 235, 47), boxed("Model:", 4, 435, 295, 100, 32),
+            boxed("A1414", 5, 716, 318, 100, 30), boxed("Part No.:", 6, 431, 345, 129, 33),
+            boxed("MRU7SLL/A", 7, 714, 367, 176, 39),
+            SerialReading(
+                value: "SC02LLMJ1ZSH9", symbology: "CODE-128", place: "CODE-128 barcode", box: Box(x: 420, y: 475, width: 702, height: 107)),
+        ]
+        let candidates = SerialExtractor.candidates(apple)
+        #expect(candidates.map(\.value) == ["C02LLMJ4ZSH9", "C02LLMJ1ZSH9"])
+        #expect(candidates.first?.disagreesWith == ["C02LLMJ1ZSH9"])
+        // A Cisco label turned the other way; what OCR made of the bars' ends lies level, by
+        // its words, and is not taken for the label's tilt.
+        var cisco = [
+            boxed("crIsco WS", 1, 94, 252, 141, 31), boxed("FD00629NE7B", 2, 269, 286, 173, 32), boxed("SN:", 3, 97, 308, 41, 22),
+            boxed("vo4", 4, 270, 336, 47, 23), boxed("VID:", 5, 99, 349, 58, 22), boxed("@A3MS2I572", 6, 274, 369, 157, 31),
+            boxed("CLEL:", 7, 103, 388, 73, 24), boxed("TT in| min", 8, 321, 409, 245, 46), boxed("LLL Le", 9, 358, 563, 207, 30),
+            SerialReading(
+                value: "WS-C2960X-48FPD-L", symbology: "CODE-128", place: "CODE-128 barcode",
+                box: Box(x: 113, y: 447, width: 878, height: 95)),
+        ]
+        cisco[7].slope = -0.014
+        cisco[8].slope = 0.016
+        #expect(SerialExtractor.candidates(cisco).first?.value == "FDO0629NE7B")
+    }
+
+    @Test("a line's slope runs from its first word's centre to its last's, where they are far enough apart to show it")
+    func lineSlope() throws {
+        func word(_ text: String, _ x: Int, _ y: Int, _ width: Int, _ height: Int) -> Word {
+            Word(text: text, box: Box(x: x, y: y, width: width, height: height), confidence: 90)
+        }
+        let line = Reading(
+            value: "Express Service Code:", source: .text(line: 3), box: Box(x: 120, y: 101, width: 367, height: 61),
+            words: [word("Express", 120, 101, 132, 43), word("Service", 261, 115, 122, 37), word("Code:", 392, 128, 95, 34)])
+        let slope = try #require(SerialReading(line).slope)
+        #expect(abs(slope - 22.5 / 253.5) < 0.001)
+        // Two short words side by side say too little.
+        let short = Reading(
+            value: "Mac mini", source: .text(line: 1), box: Box(x: 442, y: 189, width: 153, height: 38),
+            words: [word("Mac", 442, 189, 70, 38), word("mini", 525, 192, 70, 35)])
+        #expect(SerialReading(short).slope == nil)
+        // A word boxed taller than the other by half again (cut by the frame's edge) has lost its centre.
+        let cut = Reading(
+            value: "KVM CONSOLE 8-PORT", source: .text(line: 1), box: Box(x: 235, y: 0, width: 359, height: 94),
+            words: [word("KVM", 235, 0, 75, 62), word("CONSOLE", 315, 37, 139, 42), word("8-PORT", 474, 55, 120, 39)])
+        #expect(SerialReading(cut).slope == nil)
+    }
 }
 
 @Suite("A barcode and its print through OCR's confusions")
