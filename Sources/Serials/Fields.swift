@@ -39,9 +39,13 @@ enum Keywords {
 
     static func normalise(_ token: Substring) -> String {
         var t = String(token.uppercased().map { accented[$0] ?? $0 })
-        while let last = t.last, ":.#,;".contains(last) { t.removeLast() }
+        while let last = t.last, ":.#,;".contains(last) || quotes.contains(last) { t.removeLast() }
+        while let first = t.first, quotes.contains(first) { t.removeFirst() }
         return t
     }
+
+    /// Quotation marks OCR reads into a small keyword from a speck beside it ("‘S/N").
+    static let quotes: Set<Character> = ["'", "\"", "`", "‘", "’", "“", "”", "„", "«", "»"]
 
     /// The accented capitals of the languages labels are printed in, as their bare letters: a
     /// keyword is matched with and without its accents ("NUMÉRO DE SÉRIE").
@@ -320,9 +324,7 @@ enum Barcodes {
             let fitsWhole = Grammar.known.contains { $0.isSpecific && $0.fit(data) == data }
             if !restFits.isEmpty && !fitsWhole { return restFits.contains(where: \.isDecisive) ? [rest, data] : [data, rest] }
         }
-        // A barcode is exact: a value of letters only (a Dell tag can be) is still one.
-        return Tokens.looksLikeSerial(data) || (data.count >= 6 && data.count <= 20 && data.allSatisfy { $0.isASCII && $0.isLetter })
-            ? [data] : []
+        return plainValue(data)
     }
 
     /// The GS1 serial (AI 21) of GS1 element strings; "" for GS1 data without one; nil for data
@@ -380,7 +382,13 @@ enum Barcodes {
         let lines = data.split(whereSeparator: { "\n;|".contains($0) }).map(String.init)
         let serials = lines.flatMap { Keywords.fields(in: $0) }.filter { $0.kind == .serial }.compactMap { Tokens.serialToken($0.value) }
         if !serials.isEmpty { return serials }
-        return lines.count == 1 && Tokens.looksLikeSerial(data) ? [data] : []
+        return lines.count == 1 ? plainValue(data) : []
+    }
+
+    /// A barcode's data with no structure, as it is, where it could be a serial. A barcode is
+    /// exact: a value of letters only (a Dell tag or a Seagate serial can be) is still one.
+    static func plainValue(_ data: String) -> [String] {
+        Tokens.looksLikeSerial(data) || (data.count >= 6 && data.count <= 20 && data.allSatisfy { $0.isASCII && $0.isLetter }) ? [data] : []
     }
 
     /// `text` with its %XX escapes decoded; nil where one is malformed or the bytes are not UTF-8.

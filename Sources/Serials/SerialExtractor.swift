@@ -122,21 +122,30 @@ public enum SerialExtractor {
     /// Where nothing else is a candidate (no keyword named a serial, or OCR lost it to glare or
     /// a shadow, and no barcode could be one): the unlabelled printed values in a decisive
     /// vendor format (`formats`: the decisive ones that apply to the label), in the order
-    /// printed. Better a value shaped like this maker's serial to tap than typing it by hand.
+    /// printed; failing those, the unlabelled values shaped like codes (letters and digits
+    /// both, six or more, nothing else). Better the values the camera read to tap than typing
+    /// one by hand; what a keyword names as something else is never among them.
     static func shapedLikeSerials(_ readings: [SerialReading], formats: [Grammar]) -> [SerialCandidate] {
-        var found: [SerialCandidate] = []
+        var inFormat: [SerialCandidate] = []
+        var codes: [SerialCandidate] = []
         for reading in readings where !reading.isBarcode {
             for field in Keywords.fields(in: reading.value) where field.kind == .none {
                 for token in Tokens.joinedHyphens(field.value).split(separator: " ") {
                     let value = String(token).uppercased()
-                    guard Tokens.looksLikeSerial(value), let fixed = formats.lazy.compactMap({ $0.fit(value) }).first,
-                        !found.contains(where: { $0.value == fixed })
-                    else { continue }
-                    found.append(SerialCandidate(value: fixed, whereRead: [reading.place], evidence: .text, disagreesWith: []))
+                    guard Tokens.looksLikeSerial(value) else { continue }
+                    if let fixed = formats.lazy.compactMap({ $0.fit(value) }).first {
+                        if !inFormat.contains(where: { $0.value == fixed }) {
+                            inFormat.append(SerialCandidate(value: fixed, whereRead: [reading.place], evidence: .text, disagreesWith: []))
+                        }
+                    } else if value.count >= 6, value.allSatisfy({ $0.isLetter || $0.isNumber }), value.contains(where: \.isLetter),
+                        !Keywords.words.contains(value), !codes.contains(where: { $0.value == value })
+                    {
+                        codes.append(SerialCandidate(value: value, whereRead: [reading.place], evidence: .text, disagreesWith: []))
+                    }
                 }
             }
         }
-        return found
+        return inFormat.isEmpty ? codes : inFormat
     }
 
     /// The candidates of the readings of a frame or a settled window.
@@ -218,16 +227,17 @@ struct Pool {
             var hint = false
         }
         var ranked: [Ranked] = []
-        // Barcodes no labelled print backs: an unlabelled print a character or two from one is its
-        // human-readable line disagreeing (from one the print names, it is only a misreading).
-        let exactBarcodes = entries.values.filter { $0.exactBarcode && !$0.sources.contains(.labelledText) }.compactMap(\.barcodeValue)
+        // Barcodes no labelled print backs, as they are or as a second reading (without an S that
+        // may be a data identifier): an unlabelled print a character or two from one is the same
+        // field printed, disagreeing (from one the print names, it is only a misreading).
+        let unbacked = entries.values.filter { $0.fromBarcode && !$0.sources.contains(.labelledText) }.compactMap(\.barcodeValue)
         for (_, entry) in entries {
             let fromBarcode = entry.fromBarcode
             let labelled = entry.sources.contains(.labelledText)
             let unlabelled = entry.sources.contains(.unlabelledText)
             // Unlabelled print alone is not a candidate: it only backs a barcode, or, as the
             // same field a character or two apart (its human-readable line), disagrees with it.
-            let disagreeing = !fromBarcode && unlabelled && exactBarcodes.contains { Tokens.sameField(entry.textValue!, $0) }
+            let disagreeing = !fromBarcode && unlabelled && unbacked.contains { Tokens.sameField(entry.textValue!, $0) }
             guard fromBarcode || labelled || disagreeing else { continue }
             let evidence: Evidence = fromBarcode && (labelled || unlabelled) ? .agree : fromBarcode ? .barcode : .text
             // A barcode is exact, so its value wins when the two agree after OCR folding.
@@ -277,14 +287,14 @@ struct Pool {
             }
         }
         // OCR reads a printed 0 as O far more often than it misreads an O, and most serial
-        // formats never use O: a printed value no barcode backs, with an O and digits, is offered
-        // with 0 for O too, after the value as read (which may be right: nothing here says
-        // which). Where a decisive vendor format fixes a position as a letter ("FOC"), its O
-        // stays. A value three quarters digits whose letters are all ones OCR makes of digits (O, D, Q,
-        // I, L, S, B, Z, G) is offered as all digits instead ("OG355481": "06355481").
+        // formats never use O: a printed value no barcode backs, with an O, is offered with 0 for
+        // O too ("ZLBTMJDO": "ZLBTMJD0"), after the value as read (which may be right: nothing
+        // here says which). Where a decisive vendor format fixes a position as a letter ("FOC"),
+        // its O stays. A value three quarters digits whose letters are all ones OCR makes of
+        // digits (O, D, Q, I, L, S, B, Z, G) is offered as all digits instead ("OG355481":
+        // "06355481").
         for item in ranked where item.candidate.evidence == .text && item.candidate.disagreesWith.isEmpty {
             let value = item.candidate.value
-            guard value.contains(where: \.isNumber) else { continue }
             let format = formats.first { $0.fit(value) == value }
             let zeroed = String(
                 value.enumerated().map { index, ch in ch == "O" && (format.map { $0.pattern[index] == .any } ?? true) ? "0" : ch })

@@ -33,9 +33,10 @@ struct LayoutTests {
         let candidates = SerialExtractor.candidates(readings)
         #expect(candidates.map(\.value) == ["WFJCH4J"])
         #expect(candidates.first?.whereRead == ["printed line 3"])
-        // Without the boxes the values are orphans: nothing names them.
+        // Without the boxes the values are orphans: nothing names them, and with a barcode on the
+        // label (no fallback offer of values shaped like codes) none is a candidate.
         let blind = readings.map { SerialReading(value: $0.value, symbology: nil, place: $0.place) }
-        #expect(SerialExtractor.candidates(blind).isEmpty)
+        #expect(SerialExtractor.candidates(blind + [code("CND1234XYZ")]).map(\.value) == ["CND1234XYZ"])
     }
 
     @Test("the value under its keyword; a part number's value under its own keyword is not a serial")
@@ -87,7 +88,9 @@ struct LayoutTests {
         #expect(SerialExtractor.candidates(readings).map(\.value) == ["FY9QGSW"])
     }
 
-    @Test("with no keyword and no barcode left, a printed value in the maker's serial format is offered; nothing else is")
+    @Test(
+        "with no keyword and no barcode left, the printed values in the maker's serial format are offered; failing them, the ones shaped like codes"
+    )
     func shapedLikeASerial() {
         let lost = [
             text("APC Back-UPS Pro 900", 1), text("Model: SMT4705I", 2), text("AS1659919994", 3), text("(SM)", 4), text("Mfg: 2022-11", 5),
@@ -95,9 +98,15 @@ struct LayoutTests {
         #expect(SerialExtractor.candidates(lost).map(\.value) == ["AS1659919994"])
         #expect(SerialExtractor.candidates(lost).first?.whereRead == ["printed line 3"])
         #expect(SerialExtractor.candidates([text("HP ProDesk 400 G7", 1), text("2UA2493F3E", 2)]).map(\.value) == ["2UA2493F3E"])
-        // A value in no known format, or one only a named maker's format fits on another's label, is not offered.
+        // A maker's format that fits, or none: the values shaped like codes (letters and digits,
+        // six or more), never a word, a hyphenated model or what a keyword names.
+        #expect(
+            SerialExtractor.candidates([
+                text("Juniper EX2300-24T", 1), text("MAC: 07B6599CB34A", 2), text("S|", 3), text("WZ2934306903", 4),
+            ])
+            .map(\.value) == ["WZ2934306903"])
         #expect(SerialExtractor.candidates([text("ZAQAMSKE", 1), text("JSXP4-654", 2)]).isEmpty)
-        #expect(SerialExtractor.candidates([text("RACK PDU 32A", 1), text("AS1659919994", 2)]).isEmpty)
+        #expect(SerialExtractor.candidates([text("RACK PDU 32A", 1), text("AS1659919994", 2)]).map(\.value) == ["AS1659919994"])
         // Where anything else is a candidate, a bare value is not added.
         #expect(
             SerialExtractor.candidates([text("HP ProDesk 400 G7", 1), text("2UA2493F3E", 2), code("CND1234XYZ")]).map(\.value) == [
@@ -105,10 +114,22 @@ struct LayoutTests {
             ])
     }
 
+    @Test("a quotation mark OCR read into a small keyword from a speck beside it does not hide the keyword")
+    func quotedKeyword() {
+        let readings = [
+            boxed("Infusion Pump IP-300", 1, 301, 313, 233, 21), boxed("REF 732922", 2, 300, 347, 104, 14),
+            boxed("‘S/N", 3, 300, 376, 25, 12),
+            boxed("FUG96286", 4, 301, 397, 87, 14), boxed("(11) 231815", 5, 302, 424, 112, 17),
+        ]
+        #expect(SerialExtractor.candidates(readings).map(\.value) == ["FUG96286"])
+    }
+
     @Test("a keyword's value is the nearest on its row, never one rows away or far to the left")
     func nearestOnly() {
-        let readings = [boxed("S/N:", 1, 60, 100, 50), boxed("ZA1B2C3D", 2, 60, 300, 120), boxed("ZZ9Y8X7W", 3, 900, 160, 120)]
-        #expect(SerialExtractor.candidates(readings).isEmpty)
+        let readings = [
+            boxed("S/N:", 1, 60, 100, 50), boxed("ZA1B2C3D", 2, 60, 300, 120), boxed("ZZ9Y8X7W", 3, 900, 160, 120), code("CND1234XYZ"),
+        ]
+        #expect(SerialExtractor.candidates(readings).map(\.value) == ["CND1234XYZ"])
     }
 
     @Test("a table on a label turned six degrees: each keyword takes the value along its tilted row, not the row above")
@@ -218,6 +239,16 @@ struct ConfusionTests {
         // Where a labelled print backs the barcode, a line that misread it is noise.
         let backed = SerialExtractor.candidates([text("Serial DMPF3K9LQ1GC", 3), text("DMPF3KSLQ1GC", 4), code("DMPF3K9LQ1GC")])
         #expect(backed.map(\.value) == ["DMPF3K9LQ1GC"])
+        // The print a character from the barcode's value without its S (a keyword lost to a
+        // shadow) is that value printed, disagreeing.
+        let shadowed = SerialExtractor.candidates([text("Seagate Exos X18", 1), text("ZRE4LQT4", 3), code("SZRE5LQT4")])
+        #expect(shadowed.map(\.value) == ["SZRE5LQT4", "ZRE5LQT4", "ZRE4LQT4"])
+        #expect(shadowed.last?.disagreesWith == ["ZRE5LQT4"])
+    }
+
+    @Test("a QR code holding only a value of letters is a candidate, as a linear barcode's is")
+    func lettersInQR() {
+        #expect(SerialExtractor.candidates([text("Seagate Exos X18", 1), code("ZLPWUYYA", "QR-Code")]).map(\.value) == ["ZLPWUYYA"])
     }
 
     @Test("an S before a serial: the exact value first, and without the S only as a second reading")
@@ -316,12 +347,12 @@ struct ConfusionTests {
         #expect(SerialExtractor.candidates([text("S/N: $CQ1TJOM736032U", 1)]).map(\.value) == ["SCQ1TJ0M736032U"])
     }
 
-    @Test("a printed value with an O among digits is offered with 0 for O too, after it; a letter-only value is not")
+    @Test("a printed value with an O is offered with 0 for O too, after it, letters only or among digits")
     func zeroForO() {
         let candidates = SerialExtractor.candidates([text("S/N: EBKO7418", 1)])
         #expect(candidates.map(\.value) == ["EBKO7418", "EBK07418"])
         #expect(candidates.map(\.whereRead) == [["printed line 1"], ["printed line 1 (0 for O)"]])
-        #expect(SerialExtractor.candidates([text("Service Tag: JOSFKNY", 1)]).map(\.value) == ["JOSFKNY"])
+        #expect(SerialExtractor.candidates([text("SN: ZLBTMJDO", 1)]).map(\.value) == ["ZLBTMJDO", "ZLBTMJD0"])
         // Mostly digits, its letters all ones OCR makes of digits: offered as all digits.
         let digits = SerialExtractor.candidates([text("SERIAL NO. OG355481", 1)])
         #expect(digits.map(\.value) == ["OG355481", "06355481"])
