@@ -42,6 +42,7 @@ public final class FrameReader {
                 let enlarged = text.read(upright.frame.scaled(by: 2)).map { $0.movingBoxes(\.halved) }
                 if Self.characters(enlarged) > Self.characters(read) { read = enlarged }
             }
+            read = Self.splittingMergedLines(read, in: upright.frame, with: text)
             lines = read.map { $0.movingBoxes(upright.originalBox) }
         }
         return Self.combine(symbols: symbols, lines: lines, skew: skew)
@@ -165,6 +166,42 @@ public final class FrameReader {
         let heights = words.map(\.box.height).sorted()
         let confidence = words.map(\.confidence).reduce(0, +) / Double(words.count)
         return heights[heights.count / 2] < smallPrint && confidence < confidentReading
+    }
+
+    /// `lines` with each word tesseract boxed across two lines of print read again on its own.
+    ///
+    /// Looking for text anywhere, tesseract can take a small line and the line under it for one
+    /// word ("SN" over "ASJ00900" read as "{AS300900", boxed three lines high), which is then
+    /// too tall to be print and dropped. Such a word (taller than `tallestWord` typical words,
+    /// not five times taller, which is a barcode's bars) is read again alone as a block of lines;
+    /// where that finds two lines or more, they replace it.
+    static func splittingMergedLines(_ lines: [TextLine], in frame: Frame, with reader: TextReader) -> [TextLine] {
+        let heights = lines.flatMap(\.words).filter { $0.text.contains { $0.isLetter || $0.isNumber } }.map(\.box.height).sorted()
+        guard !heights.isEmpty else { return lines }
+        let typical = Double(heights[heights.count / 2])
+        var out: [TextLine] = []
+        for line in lines {
+            var kept: [Word] = []
+            for word in line.words {
+                let height = Double(word.box.height)
+                guard height > typical * tallestWord, height < typical * 5, word.box.width >= word.box.height else {
+                    kept.append(word)
+                    continue
+                }
+                let margin = Int(typical / 4)
+                let area = Box(
+                    x: word.box.x - margin, y: word.box.y - margin, width: word.box.width + 2 * margin, height: word.box.height + 2 * margin
+                )
+                let again = reader.read(frame, within: area, as: .block)
+                if again.count >= 2 { out += again } else { kept.append(word) }
+            }
+            if kept.count == line.words.count {
+                out.append(line)
+            } else if let first = kept.first {
+                out.append(TextLine(words: kept, box: kept.dropFirst().reduce(first.box) { $0.union($1.box) }))
+            }
+        }
+        return out.sorted { ($0.box.y, $0.box.x) < ($1.box.y, $1.box.x) }
     }
 
     /// Letters and digits in confident words: how much of the print a reading got.

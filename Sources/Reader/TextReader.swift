@@ -20,9 +20,12 @@ public final class TextReader {
         case singleLine = 7
         /// Automatic page layout (PSM 3).
         case page = 3
+        /// One block of text, line under line (PSM 6).
+        case block = 6
     }
 
     private let engine: OpaquePointer
+    private let layout: Layout
 
     /// An engine for `language` ("eng"), looking for text as `layout` says.
     public init(language: String = "eng", layout: Layout = .sparse) throws(ReaderError) {
@@ -42,6 +45,7 @@ public final class TextReader {
         }
         TessBaseAPISetPageSegMode(engine, TessPageSegMode(UInt32(layout.rawValue)))
         self.engine = engine
+        self.layout = layout
     }
 
     deinit {
@@ -51,8 +55,26 @@ public final class TextReader {
 
     /// Every line of text tesseract finds in `frame`, top to bottom, with its words.
     public func read(_ frame: Frame) -> [TextLine] {
+        recognise(frame, within: nil)
+    }
+
+    /// The lines of text in the part of `frame` inside `area`, looked for as `layout` says (for
+    /// this one reading), with boxes in the frame's pixels.
+    public func read(_ frame: Frame, within area: Box, as layout: Layout) -> [TextLine] {
+        let x0 = max(0, area.x)
+        let y0 = max(0, area.y)
+        let x1 = min(frame.width, area.maxX)
+        let y1 = min(frame.height, area.maxY)
+        guard x0 < x1, y0 < y1 else { return [] }
+        TessBaseAPISetPageSegMode(engine, TessPageSegMode(UInt32(layout.rawValue)))
+        defer { TessBaseAPISetPageSegMode(engine, TessPageSegMode(UInt32(self.layout.rawValue))) }
+        return recognise(frame, within: Box(x: x0, y: y0, width: x1 - x0, height: y1 - y0))
+    }
+
+    private func recognise(_ frame: Frame, within area: Box?) -> [TextLine] {
         frame.bytes.withUnsafeBufferPointer { pixels in
             TessBaseAPISetImage(engine, pixels.baseAddress, Int32(frame.width), Int32(frame.height), 1, Int32(frame.stride))
+            if let area { TessBaseAPISetRectangle(engine, Int32(area.x), Int32(area.y), Int32(area.width), Int32(area.height)) }
             // Labels are photographed, not scanned; a nominal resolution silences the estimate.
             TessBaseAPISetSourceResolution(engine, 300)
             guard TessBaseAPIRecognize(engine, nil) == 0, let results = TessBaseAPIGetIterator(engine) else {
