@@ -139,10 +139,14 @@ extension String {
 /// Judging single values.
 enum Tokens {
     /// The first token of a field's value that could be a serial, upper-cased.
+    /// The symbols OCR reads for letters and digits of a serial, and what they stand for.
+    static let ocrSymbols: [Character: Character] = ["$": "S", "@": "0", "}": "J", "]": "J"]
+
     static func serialToken(_ value: String) -> String? {
         for token in Tokens.joinedHyphens(value).split(separator: " ") {
-            // OCR's symbols for the letters and digits of a serial: $ for S, @ for 0.
-            let t = String(String(token).trimmingCharacters(in: ":.,;()#*\"'").uppercased().map { $0 == "$" ? "S" : $0 == "@" ? "0" : $0 })
+            // OCR's symbols for the letters and digits of a serial: $ for S, @ for 0, a bracket
+            // for J ("FCW7190M15}").
+            let t = String(String(token).trimmingCharacters(in: ":.,;()#*\"'").uppercased().map { ocrSymbols[$0] ?? $0 })
             if t.count >= 4, t.count <= 24, t.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }),
                 t.contains(where: { $0.isLetter || $0.isNumber }), !NotSerial.isDate(t), !Keywords.words.contains(t)
             {

@@ -289,24 +289,31 @@ struct Pool {
         // OCR reads a printed 0 as O far more often than it misreads an O, and most serial
         // formats never use O: a printed value no barcode backs, with an O, is offered with 0 for
         // O too ("ZLBTMJDO": "ZLBTMJD0"), after the value as read (which may be right: nothing
-        // here says which). Where a decisive vendor format fixes a position as a letter ("FOC"),
-        // its O stays. A value three quarters digits whose letters are all ones OCR makes of
-        // digits (O, D, Q, I, L, S, B, Z, G) is offered as all digits instead ("OG355481":
-        // "06355481").
+        // here says which). So with J, which OCR reads as I ("PFGLPLIM": "PFGLPLJM"). Where a
+        // decisive vendor format fixes a position as a letter ("FOC"), its O stays. A value three
+        // quarters digits whose letters are all ones OCR makes of digits (O, D, Q, I, L, S, B, Z,
+        // G) is offered as all digits instead ("OG355481": "06355481").
         for item in ranked where item.candidate.evidence == .text && item.candidate.disagreesWith.isEmpty {
             let value = item.candidate.value
             let format = formats.first { $0.fit(value) == value }
-            let zeroed = String(
-                value.enumerated().map { index, ch in ch == "O" && (format.map { $0.pattern[index] == .any } ?? true) ? "0" : ch })
+            let readAgain: [Character: Character] = ["O": "0", "I": "J"]
+            let reread = String(
+                value.enumerated().map { index, ch in (format.map { $0.pattern[index] == .any } ?? true) ? readAgain[ch] ?? ch : ch })
+            let zeroed = value.map { $0 == "O" ? "0" : $0 }
             let letters = zeroed.filter(\.isLetter)
             let asDigits =
                 format == nil && !letters.isEmpty && (zeroed.count - letters.count) * 4 >= zeroed.count * 3
                 && letters.allSatisfy { CharClass.digit.correct($0) != $0 }
-            let second = asDigits ? String(zeroed.map(CharClass.digit.correct)) : zeroed
+            let second = asDigits ? String(zeroed.map(CharClass.digit.correct)) : reread
             guard second != value, !ranked.contains(where: { $0.candidate.value == second }) else { continue }
+            let changed = Set(zip(value, second).filter { $0 != $1 }.map(\.0))
+            let how =
+                asDigits
+                ? "read as digits"
+                : readAgain.keys.sorted(by: >).filter(changed.contains).map { "\(readAgain[$0]!) for \($0)" }.joined(separator: ", ")
             var variant = item
             variant.candidate.value = second
-            variant.candidate.whereRead = item.candidate.whereRead.map { $0 + (asDigits ? " (read as digits)" : " (0 for O)") }
+            variant.candidate.whereRead = item.candidate.whereRead.map { $0 + " (\(how))" }
             variant.variant = 1
             ranked.append(variant)
         }

@@ -340,19 +340,28 @@ struct ConfusionTests {
         #expect(SerialExtractor.candidates([text("S/N: ZQ77KXX378820", 1)]).map(\.value) == ["ZQ77KXX378820"])
     }
 
-    @Test("OCR's $ and @ in a serial are S and 0")
+    @Test("OCR's $ and @ in a serial are S and 0, and a bracket J")
     func symbols() {
         // (Not Apple's DMQ plant, which would need two of its three characters misread.)
         #expect(SerialExtractor.candidates([text("SN: OM@5GL991678", 1)]).map(\.value).first == "OM05GL991678")
         #expect(SerialExtractor.candidates([text("S/N: $CQ1TJOM736032U", 1)]).map(\.value) == ["SCQ1TJ0M736032U"])
+        // A bracket is OCR's J.
+        #expect(SerialExtractor.candidates([text("S/N: FCW7190M15}", 1)]).map(\.value) == ["FCW7190M15J"])
+        #expect(SerialExtractor.candidates([boxed("WD-WX12DCUCVZF] (SN)", 3, 386, 328, 462, 32)]).map(\.value) == ["WD-WX12DCUCVZFJ"])
     }
 
-    @Test("a printed value with an O is offered with 0 for O too, after it, letters only or among digits")
+    @Test("a printed value with an O is offered with 0 for O too, after it, letters only or among digits; with an I, J for I")
     func zeroForO() {
         let candidates = SerialExtractor.candidates([text("S/N: EBKO7418", 1)])
         #expect(candidates.map(\.value) == ["EBKO7418", "EBK07418"])
         #expect(candidates.map(\.whereRead) == [["printed line 1"], ["printed line 1 (0 for O)"]])
         #expect(SerialExtractor.candidates([text("SN: ZLBTMJDO", 1)]).map(\.value) == ["ZLBTMJDO", "ZLBTMJD0"])
+        // J, which OCR reads as I (measured on the development labels: 19 of the 22 I's read in
+        // serials were J's, none an I), likewise.
+        let jays = SerialExtractor.candidates([text("Serial Number: PFGLPLIM", 1)])
+        #expect(jays.map(\.value) == ["PFGLPLIM", "PFGLPLJM"])
+        #expect(jays.last?.whereRead == ["printed line 1 (J for I)"])
+        #expect(SerialExtractor.candidates([text("SN: ZOD77IC7", 1)]).last?.whereRead == ["printed line 1 (0 for O, J for I)"])
         // Mostly digits, its letters all ones OCR makes of digits: offered as all digits.
         let digits = SerialExtractor.candidates([text("SERIAL NO. OG355481", 1)])
         #expect(digits.map(\.value) == ["OG355481", "06355481"])
