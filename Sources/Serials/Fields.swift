@@ -289,12 +289,26 @@ enum Tokens {
     }
 
     /// The service tag an Express Service Code proves: `value` itself, or the code's own tag
-    /// where the printed one is that tag with a character or two misread (the code is the
-    /// proof: "L4317D6" beside the code of L4J17D6 is L4J17D6); nil otherwise.
+    /// where the printed one is that tag with a character or two misread, one read twice or one
+    /// lost (the code is the proof: "L4317D6" beside the code of L4J17D6 is L4J17D6, and so is
+    /// "L4J17D06"); nil otherwise.
     static func matchESC(_ value: String, _ esc: String) -> String? {
         if base36(value) == esc { return value }
-        guard value.count == 7, let tag = tag(ofESC: esc) else { return nil }
-        return zip(value.uppercased(), tag).filter { $0 != $1 }.count <= 2 ? tag : nil
+        guard (6...8).contains(value.count), let tag = tag(ofESC: esc) else { return nil }
+        return editDistance(Array(value.uppercased()), Array(tag)) <= 2 ? tag : nil
+    }
+
+    /// How many characters must be changed, added or taken out to make `a` into `b`.
+    static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+        var previous = Array(0...b.count)
+        for (i, x) in a.enumerated() {
+            var current = [i + 1]
+            for (j, y) in b.enumerated() {
+                current.append(min(previous[j] + (x == y ? 0 : 1), previous[j + 1] + 1, current[j] + 1))
+            }
+            previous = current
+        }
+        return previous[b.count]
     }
 }
 

@@ -179,6 +179,10 @@ struct ExtractorTests {
         #expect(Tokens.tag(ofESC: "999999999999") == nil && Tokens.tag(ofESC: "12a") == nil && Tokens.tag(ofESC: "") == nil)
         #expect(Tokens.matchESC("L4317D6", "45986262666") == "L4J17D6")
         #expect(Tokens.matchESC("X4317Q6", "45986262666") == nil)  // three apart: another tag
+        // A character read twice or lost is as far as a misread one: the code still proves the tag.
+        #expect(Tokens.matchESC("L4J17D06", "45986262666") == "L4J17D6")
+        #expect(Tokens.matchESC("L4J1D6", "45986262666") == "L4J17D6")
+        #expect(Tokens.matchESC("XL4317Q6", "45986262666") == nil)
         let readings = [text("Service Tag: L4317D6", 1), text("Express Service Code: 45986262666", 2)]
         #expect(SerialExtractor.candidates(readings).map(\.value) == ["L4J17D6"])
         // Beside a barcode that disagrees, the code settles which is the tag: the print, first.
