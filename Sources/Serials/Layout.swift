@@ -10,7 +10,8 @@
 /// its lines' words show; failing that, the line just under it, starting near
 /// it. Each value's line is used once. Within one line, "VALUE (Serial No.)" names the value.
 enum Layout {
-    static func joined(_ readings: [SerialReading]) -> [SerialReading] {
+    static func joined(_ given: [SerialReading]) -> [SerialReading] {
+        let readings = mended(given)
         var out = readings
         let texts = readings.indices.filter { !readings[$0].isBarcode && readings[$0].box != nil }
         // The keyword lines waiting for a value, with the keyword as it is to be read.
@@ -85,6 +86,30 @@ enum Layout {
             out[i].value = keyword + " " + value
         }
         return taken.isEmpty ? out : out.indices.filter { !taken.contains($0) }.map { out[$0] }
+    }
+
+    /// `readings` with each word OCR split into two boxes put together again: a box that starts
+    /// within a sixth of its height after another ends, on the same row ("G8WVZM7W8SJ" and "H",
+    /// three pixels apart at 21 high), continues it. A space between words is wider than that.
+    static func mended(_ readings: [SerialReading]) -> [SerialReading] {
+        var out = readings
+        var dropped = Set<Int>()
+        for i in out.indices where !out[i].isBarcode && out[i].box != nil && !dropped.contains(i) {
+            while let box = out[i].box,
+                let j = out.indices.first(where: { j in
+                    guard j != i, !dropped.contains(j), !out[j].isBarcode, let other = out[j].box else { return false }
+                    let height = max(box.height, other.height)
+                    let overlap = min(box.maxY, other.maxY) - max(box.y, other.y)
+                    let gap = other.x - box.maxX
+                    return overlap * 3 >= min(box.height, other.height) * 2 && gap >= -1 && gap * 6 <= height
+                })
+            {
+                out[i].value += out[j].value
+                out[i].box = box.union(out[j].box!)
+                dropped.insert(j)
+            }
+        }
+        return out.indices.filter { !dropped.contains($0) }.map { out[$0] }
     }
 
     /// How the label's print slopes: the median of its lines' own slopes (from their words), not

@@ -114,6 +114,19 @@ struct LayoutTests {
             ])
     }
 
+    @Test("a word OCR split into two boxes a few pixels apart is one value again; words a space apart are not joined")
+    func splitWord() {
+        let readings = [
+            boxed("Model: A8039", 2, 152, 136, 146, 19), boxed("(Serial Number)", 3, 375, 166, 149, 19),
+            boxed("G8WVZM7W8SJ", 4, 150, 167, 142, 21), boxed("H", 5, 295, 167, 12, 18), code("G8WVZM7W8AJH"),
+        ]
+        let candidates = SerialExtractor.candidates(readings)
+        #expect(candidates.map(\.value) == ["G8WVZM7W8SJH", "G8WVZM7W8AJH"])
+        #expect(candidates.first?.disagreesWith == ["G8WVZM7W8AJH"])
+        let spaced = [boxed("S/N:", 1, 100, 100, 40, 20), boxed("ZA1B2C3D", 2, 148, 100, 120, 20)]
+        #expect(Layout.mended(spaced).map(\.value) == ["S/N:", "ZA1B2C3D"])
+    }
+
     @Test("a quotation mark OCR read into a small keyword from a speck beside it does not hide the keyword")
     func quotedKeyword() {
         let readings = [
