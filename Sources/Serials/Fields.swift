@@ -140,13 +140,19 @@ extension String {
 enum Tokens {
     /// The first token of a field's value that could be a serial, upper-cased.
     /// The symbols OCR reads for letters and digits of a serial, and what they stand for.
-    static let ocrSymbols: [Character: Character] = ["$": "S", "@": "0", "}": "J", "]": "J"]
+    static let ocrSymbols: [Character: Character] = ["$": "S", "@": "0", "}": "J", "]": "J", ")": "J"]
+
+    /// `token` upper-cased with OCR's symbols for a serial's letters and digits read as those:
+    /// after the punctuation round it is trimmed, so a closing bracket left is inside it.
+    static func withOCRSymbols(_ token: String) -> String {
+        String(token.trimmingCharacters(in: ":.,;()#*\"'").uppercased().map { ocrSymbols[$0] ?? $0 })
+    }
 
     static func serialToken(_ value: String) -> String? {
         for token in Tokens.joinedHyphens(value).split(separator: " ") {
             // OCR's symbols for the letters and digits of a serial: $ for S, @ for 0, a bracket
-            // for J ("FCW7190M15}").
-            let t = String(String(token).trimmingCharacters(in: ":.,;()#*\"'").uppercased().map { ocrSymbols[$0] ?? $0 })
+            // for J ("FCW7190M15}", "FDO665565)F").
+            let t = withOCRSymbols(String(token))
             if t.count >= 4, t.count <= 24, t.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }),
                 t.contains(where: { $0.isLetter || $0.isNumber }), !NotSerial.isDate(t), !Keywords.words.contains(t)
             {
@@ -168,6 +174,11 @@ enum Tokens {
                 let hyphenAfter = after == "-" && before.isLetter && before.isUppercase && k + 2 < chars.count && chars[k + 2].isLetter
                 let hyphenBefore = before == "-" && k >= 2 && chars[k - 2].isLetter && chars[k - 2].isUppercase && after.isLetter
                 if hyphenAfter || hyphenBefore { continue }
+                // Western Digital's "WD-W", its hyphen read as a space.
+                if after == "W", out.hasSuffix("WD"), out.count == 2 || out.dropLast(2).last == " " {
+                    out.append("-")
+                    continue
+                }
             }
             out.append(ch)
         }
@@ -184,8 +195,21 @@ enum Tokens {
     /// The specific formats that apply to a label whose printed text is `label`: the known ones,
     /// and those of makers the label names.
     static func formats(label: String) -> [Grammar] {
-        let words = Set(label.uppercased().split(whereSeparator: { !$0.isLetter && !$0.isNumber && $0 != "-" }).map(String.init))
+        let words = labelWords(label)
         return Grammar.known.filter(\.isSpecific) + Grammar.named.filter { grammar in grammar.makers.contains { words.contains($0) } }
+    }
+
+    /// The formats of the makers a label whose printed text is `label` names ("Lenovo", "DELL",
+    /// "WD"), specific or not: the formats its own serial has.
+    static func makersFormats(label: String) -> [Grammar] {
+        let words = labelWords(label)
+        return (Grammar.known + Grammar.named).filter {
+            words.contains($0.vendor.uppercased()) || $0.makers.contains(where: words.contains)
+        }
+    }
+
+    static func labelWords(_ label: String) -> Set<String> {
+        Set(label.uppercased().split(whereSeparator: { !$0.isLetter && !$0.isNumber && $0 != "-" }).map(String.init))
     }
 
     /// OCR confusions undone where one of `formats` (the specific vendor formats that apply to the
@@ -199,19 +223,43 @@ enum Tokens {
         }
         // A barcode OCR could have printed it from says which character is the stray one.
         if barcodes.contains(where: { readAs(value, $0) }) { return value }
+        // The removal that leaves the least to correct; of equals, the first.
+        return strayRemovals(value, formats: grammars.filter(\.isDecisive)).min { $0.corrected < $1.corrected }?.fixed ?? value
+    }
+
+    /// `value` with one character OCR read twice taken out, each way that makes one of
+    /// `formats` fit, as that format corrects it, with how many characters it corrected; in the
+    /// order of the characters taken out. A character is taken out where `stray` says so of it
+    /// and a neighbour (by default: it is the neighbour or its look-alike).
+    static func strayRemovals(
+        _ value: String, formats: [Grammar], stray: (Character, Character) -> Bool = { confused($0, $1) }
+    ) -> [(fixed: String, corrected: Int)] {
         let chars = Array(value)
-        // Each removal that fits, with how many characters the format then had to correct.
         var fits: [(fixed: String, corrected: Int)] = []
-        for k in chars.indices
-        where (k > 0 && confused(chars[k], chars[k - 1])) || (k + 1 < chars.count && confused(chars[k], chars[k + 1])) {
+        for k in chars.indices where (k > 0 && stray(chars[k], chars[k - 1])) || (k + 1 < chars.count && stray(chars[k], chars[k + 1])) {
             var rest = chars
             rest.remove(at: k)
-            if let fixed = grammars.lazy.filter(\.isDecisive).compactMap({ $0.fit(String(rest)) }).first {
-                fits.append((fixed, zip(fixed, rest).filter { $0 != $1 }.count))
+            guard let fixed = formats.lazy.compactMap({ $0.fit(String(rest)) }).first else { continue }
+            let corrected = zip(fixed, rest).filter { $0 != $1 }.count
+            // One value reached two ways is listed once, with the least it took.
+            if let seen = fits.firstIndex(where: { $0.fixed == fixed }) {
+                fits[seen].corrected = min(fits[seen].corrected, corrected)
+            } else {
+                fits.append((fixed, corrected))
             }
         }
-        // The removal that leaves the least to correct; of equals, the first.
-        return fits.min { $0.corrected < $1.corrected }?.fixed ?? value
+        return fits
+    }
+
+    /// Second readings of a printed serial that fits none of its maker's formats (`formats`:
+    /// those of the makers the label names, decisive or not) where one character OCR read
+    /// twice is taken out: one of two alike, or a letter beside the digit it looks like (OCR
+    /// reads digits as letters far more often than the reverse: "PFWQO0Q8V" on a Lenovo label
+    /// is "PFWQ0Q8V"); none where a barcode it could have been printed from says which
+    /// character is the stray one.
+    static func strayReadings(_ value: String, formats: [Grammar], barcodes: [String]) -> [String] {
+        guard !formats.contains(where: { $0.fit(value) != nil }), !barcodes.contains(where: { readAs(value, $0) }) else { return [] }
+        return strayRemovals(value, formats: formats) { $0 == $1 || ($0.isLetter && $1.isNumber && confused($0, $1)) }.map(\.fixed)
     }
 
     /// Pairs of characters OCR reads one for the other on printed serials: `OCRConfusion.pairs`

@@ -65,7 +65,9 @@ public enum SerialExtractor {
         var excluded = Set<String>()  // folded values named as something else
         var escs: [String] = []
         // The vendor formats that apply to this label (a named maker's only where the print names it).
-        let formats = Tokens.formats(label: readings.filter { !$0.isBarcode }.map(\.value).joined(separator: "\n"))
+        let label = readings.filter { !$0.isBarcode }.map(\.value).joined(separator: "\n")
+        let formats = Tokens.formats(label: label)
+        let makersFormats = Tokens.makersFormats(label: label)
         let barcodes = readings.filter(\.isBarcode).map(\.value)
         // Printed lines first: their keywords say what the barcodes' values are not.
         for reading in readings where !reading.isBarcode {
@@ -75,8 +77,11 @@ public enum SerialExtractor {
                     // A PPID is a part's, whatever the line beside it says (a tilted table
                     // pairs rows wrongly).
                     guard let value = Tokens.serialToken(field.value), !NotSerial.isDellPPID(value) else { continue }
-                    pool.add(
-                        Tokens.correctByGrammar(value, formats: formats, barcodes: barcodes), place: reading.place, source: .labelledText)
+                    let corrected = Tokens.correctByGrammar(value, formats: formats, barcodes: barcodes)
+                    pool.add(corrected, place: reading.place, source: .labelledText)
+                    for second in Tokens.strayReadings(corrected, formats: makersFormats, barcodes: barcodes) {
+                        pool.add(second, place: reading.place + " (a character read twice taken out)", source: .labelledText)
+                    }
                 case .expressServiceCode:
                     escs.append(field.value.filter(\.isNumber))
                 case .other:
@@ -131,7 +136,7 @@ public enum SerialExtractor {
         for reading in readings where !reading.isBarcode {
             for field in Keywords.fields(in: reading.value) where field.kind == .none {
                 for token in Tokens.joinedHyphens(field.value).split(separator: " ") {
-                    let value = String(token).uppercased()
+                    let value = Tokens.withOCRSymbols(String(token))
                     guard Tokens.looksLikeSerial(value) else { continue }
                     if let fixed = formats.lazy.compactMap({ $0.fit(value) }).first {
                         if !inFormat.contains(where: { $0.value == fixed }) {

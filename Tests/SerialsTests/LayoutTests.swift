@@ -306,6 +306,26 @@ struct ConfusionTests {
         #expect(candidates.first?.evidence == .agree)
     }
 
+    @Test("a character read twice where the maker's format has no place for it: the value as read, then without it")
+    func strayOnMakersLabel() {
+        // Lenovo's format has eight characters; nine were read, an O beside a 0: the letter is
+        // taken out, the digit kept.
+        let lenovo = SerialExtractor.candidates([text("Lenovo ThinkPad T14", 1), text("SN: PFWQO0Q8V", 2)])
+        #expect(lenovo.map(\.value) == ["PFWQO0Q8V", "PFWQ00Q8V", "PFWQ0Q8V"])
+        #expect(lenovo.last?.whereRead == ["printed line 2 (a character read twice taken out)"])
+        // A Dell tag has seven; a P beside a P is one read twice.
+        #expect(
+            SerialExtractor.candidates([text("DELL Latitude 5420", 1), text("S/N JX4PP2M9", 2)]).map(\.value) == ["JX4PP2M9", "JX4P2M9"])
+        // No maker named, or a value its format fits: nothing more.
+        #expect(SerialExtractor.candidates([text("SN: PFWQO0Q8V", 2)]).map(\.value) == ["PFWQO0Q8V", "PFWQ00Q8V"])
+        #expect(SerialExtractor.candidates([text("DELL Latitude 5420", 1), text("S/N JX4P2M9", 2)]).map(\.value) == ["JX4P2M9"])
+        // Where the stray character's removal is decisive, the one that leaves least to correct.
+        #expect(
+            SerialExtractor.candidates([text("APC Back-UPS Pro 900", 1), text("Serial Number 3S89981739543", 2)]).map(\.value) == [
+                "3S9981739543"
+            ])
+    }
+
     @Test("E read for F and 3 for J, as measured on the rendered labels, are confusions too")
     func moreConfusions() {
         #expect(Tokens.readAs("PEFV7PPVW", "PFV7PPVW"))
@@ -360,6 +380,12 @@ struct ConfusionTests {
         #expect(SerialExtractor.candidates([text("S/N: $CQ1TJOM736032U", 1)]).map(\.value) == ["SCQ1TJ0M736032U"])
         // A bracket is OCR's J.
         #expect(SerialExtractor.candidates([text("S/N: FCW7190M15}", 1)]).map(\.value) == ["FCW7190M15J"])
+        #expect(SerialExtractor.candidates([text("Serial No FDO665565)F", 1)]).map(\.value) == ["FDO665565JF"])
+        // With no keyword left, the values offered for their shape are read so too.
+        #expect(
+            SerialExtractor.candidates([text("SUPERMICRO SYS-1029P-WTR", 1), text("OM@5GL991678", 2)]).map(\.value) == ["OM05GL991678"])
+        // Western Digital's hyphen read as a space.
+        #expect(SerialExtractor.candidates([text("WD Gold 12TB", 1), text("SN WD WMC4NX6LHL24", 2)]).map(\.value) == ["WD-WMC4NX6LHL24"])
         #expect(SerialExtractor.candidates([boxed("WD-WX12DCUCVZF] (SN)", 3, 386, 328, 462, 32)]).map(\.value) == ["WD-WX12DCUCVZFJ"])
     }
 
