@@ -138,7 +138,6 @@ extension String {
 
 /// Judging single values.
 enum Tokens {
-    /// The first token of a field's value that could be a serial, upper-cased.
     /// The symbols OCR reads for letters and digits of a serial, and what they stand for.
     static let ocrSymbols: [Character: Character] = ["$": "S", "@": "0", "}": "J", "]": "J", ")": "J"]
 
@@ -148,6 +147,7 @@ enum Tokens {
         String(token.trimmingCharacters(in: ":.,;()#*\"'").uppercased().map { ocrSymbols[$0] ?? $0 })
     }
 
+    /// The first token of a field's value that could be a serial, upper-cased.
     static func serialToken(_ value: String) -> String? {
         for token in Tokens.joinedHyphens(value).split(separator: " ") {
             // OCR's symbols for the letters and digits of a serial: $ for S, @ for 0, a bracket

@@ -7,8 +7,9 @@
 /// (SN)", or to its right where it heads a table row: "(21) WHM82642"); rows are matched by how much they overlap, so a value column set a few pixels higher
 /// or lower than its label column (read by OCR before it, or drifting on a tilted label) still
 /// pairs with its own row and not the next; on a tilted label rows are followed along the tilt
-/// its lines' words show; failing that, the line just under it, starting near
-/// it. Each value's line is used once. Within one line, "VALUE (Serial No.)" names the value.
+/// its lines' words (or its columns) show; failing that, the line just under it, starting near
+/// it. Each value's line is used once. Within one line, "VALUE (Serial No.)" names the value. A
+/// word OCR split into two boxes on one row is put together first.
 enum Layout {
     static func joined(_ given: [SerialReading]) -> [SerialReading] {
         let readings = mended(given)

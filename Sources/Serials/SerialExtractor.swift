@@ -216,6 +216,10 @@ struct Pool {
         }
     }
 
+    /// The letters OCR most often reads for a serial's characters, and what a second reading
+    /// takes them for: O for 0, I for J.
+    static let readAgain: [Character: Character] = ["O": "0", "I": "J"]
+
     /// The candidates, ranked; `formats`: the decisive vendor formats that apply to the label.
     func result(expressServiceCodes: [String], formats: [Grammar] = []) -> [SerialCandidate] {
         struct Ranked {
@@ -301,9 +305,8 @@ struct Pool {
         for item in ranked where item.candidate.evidence == .text && item.candidate.disagreesWith.isEmpty {
             let value = item.candidate.value
             let format = formats.first { $0.fit(value) == value }
-            let readAgain: [Character: Character] = ["O": "0", "I": "J"]
             let reread = String(
-                value.enumerated().map { index, ch in (format.map { $0.pattern[index] == .any } ?? true) ? readAgain[ch] ?? ch : ch })
+                value.enumerated().map { index, ch in (format.map { $0.pattern[index] == .any } ?? true) ? Self.readAgain[ch] ?? ch : ch })
             let zeroed = value.map { $0 == "O" ? "0" : $0 }
             let letters = zeroed.filter(\.isLetter)
             let asDigits =
@@ -315,7 +318,8 @@ struct Pool {
             let how =
                 asDigits
                 ? "read as digits"
-                : readAgain.keys.sorted(by: >).filter(changed.contains).map { "\(readAgain[$0]!) for \($0)" }.joined(separator: ", ")
+                : Self.readAgain.keys.sorted(by: >).filter(changed.contains).map { "\(Self.readAgain[$0]!) for \($0)" }.joined(
+                    separator: ", ")
             var variant = item
             variant.candidate.value = second
             variant.candidate.whereRead = item.candidate.whereRead.map { $0 + " (\(how))" }
