@@ -41,6 +41,29 @@ struct SerialChooserTests {
         #expect(offer.printed.isEmpty && offer.values.count == 1)
     }
 
+    @Test("a tilted label's table: the chooser pairs each keyword with the value along its row, as its words slope")
+    func tiltedTable() {
+        func word(_ text: String, _ x: Int, _ y: Int, _ width: Int, _ height: Int) -> Word {
+            Word(text: text, box: Box(x: x, y: y, width: width, height: height), confidence: 90)
+        }
+        func line(_ value: String, _ number: Int, _ box: Box, _ words: [Word] = []) -> Reading {
+            Reading(value: value, source: .text(line: number), box: box, words: words)
+        }
+        // A Dell label turned six degrees clockwise: square to the frame, the Express Service
+        // Code's value overlaps the service tag's row more than the tag does.
+        let frame = [
+            line("72859947764", 1, Box(x: 625, y: 150, width: 230, height: 47)),
+            line(
+                "Express Service Code:", 2, Box(x: 120, y: 101, width: 367, height: 61),
+                [word("Express", 120, 101, 132, 43), word("Service", 261, 115, 122, 37), word("Code:", 392, 128, 95, 34)]),
+            line("XGYXJHW", 3, Box(x: 618, y: 197, width: 171, height: 46)),
+            line("Service Tag (S/N):", 4, Box(x: 116, y: 148, width: 298, height: 59)),
+        ]
+        var c = reading([frame, frame, frame])
+        _ = c.handle(.clock(.seconds(1)))
+        #expect(c.rows.map(\.value) == ["XGYXJHW"])
+    }
+
     @Test("the read settles by itself and the chooser comes up on its own, with the exact copy and no scores")
     func chooser() {
         var c = reading([[barcode("CN0KX2M1743", "CODE-128")], [printed("S/N: CN0KX2M1742", line: 2)]])
