@@ -137,7 +137,8 @@ enum Layout {
                 while let upper = column.last,
                     let n = boxes.firstIndex(where: { lower in
                         let drop = lower.y - upper.y
-                        return drop * 2 >= upper.height && drop <= 3 * max(upper.height, lower.height) && abs(lower.x - upper.x) * 5 <= drop
+                        return drop > 0 && drop * 2 >= upper.height && drop <= 3 * max(upper.height, lower.height)
+                            && abs(lower.x - upper.x) * 5 <= drop
                     })
                 {
                     column.append(boxes.remove(at: n))

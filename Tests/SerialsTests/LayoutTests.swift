@@ -192,6 +192,9 @@ struct LayoutTests {
         cisco[7].slope = -0.014
         cisco[8].slope = 0.016
         #expect(SerialExtractor.candidates(cisco).first?.value == "FDO0629NE7B")
+        // Boxes with no height (as no reader gives, but nothing stops a caller) tilt nothing.
+        let flat = (0..<4).map { boxed("LINE\($0)", $0 + 1, 100, 100, 80, 0) }
+        #expect(Layout.tilt(of: flat) == 0)
     }
 
     @Test("a line's slope runs from its first word's centre to its last's, where they are far enough apart to show it")
