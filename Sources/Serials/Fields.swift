@@ -303,6 +303,20 @@ enum Tokens {
         return a.count >= 4 && a.count < b.count && 2 * a.count >= b.count && (b.hasPrefix(a) || b.hasSuffix(a))
     }
 
+    /// `printed` with a character OCR read twice (beside itself or its look-alike) taken out,
+    /// where it is then the same field as `exact`, one character shorter: the first such.
+    static func printedOnce(_ printed: String, sameFieldAs exact: String) -> String? {
+        let chars = Array(printed)
+        guard chars.count == exact.count + 1 else { return nil }
+        for k in chars.indices
+        where (k > 0 && confused(chars[k], chars[k - 1])) || (k + 1 < chars.count && confused(chars[k], chars[k + 1])) {
+            var rest = chars
+            rest.remove(at: k)
+            if sameField(String(rest), exact) { return String(rest) }
+        }
+        return nil
+    }
+
     /// Whether two values look like the same field: the same length, differing in at most two places.
     static func sameField(_ a: String, _ b: String) -> Bool {
         let x = Array(OCRConfusion.fold(a))

@@ -269,9 +269,19 @@ struct Pool {
                     order: entry.order, labelled: labelled))
         }
         // A labelled printed value and a barcode that look like the same field but differ.
+        let barcodeRows = ranked.indices.filter {
+            ranked[$0].candidate.evidence == .barcode || (ranked[$0].candidate.evidence == .agree && !ranked[$0].labelled)
+        }
         for i in ranked.indices where ranked[i].candidate.evidence == .text {
-            for j in ranked.indices
-            where ranked[j].candidate.evidence == .barcode || (ranked[j].candidate.evidence == .agree && !ranked[j].labelled) {
+            // A print with a character read twice, where no barcode is the same field as it
+            // stands but one is with that character once ("ZA8MGGXYY" beside ZA8NGGXY): once.
+            let value = ranked[i].candidate.value
+            if !barcodeRows.contains(where: { Tokens.sameField(value, ranked[$0].candidate.value) }),
+                let once = barcodeRows.lazy.compactMap({ Tokens.printedOnce(value, sameFieldAs: ranked[$0].candidate.value) }).first
+            {
+                ranked[i].candidate.value = once
+            }
+            for j in barcodeRows {
                 if Tokens.sameField(ranked[i].candidate.value, ranked[j].candidate.value) {
                     // Where the two differ only by a confusion, the barcode's character is the
                     // printed one too; what is left is the difference no confusion explains.

@@ -243,6 +243,17 @@ struct ConfusionTests {
         #expect(!Tokens.readAs("58668823", "58638823"))
     }
 
+    @Test("a print with a character read twice beside a barcode one shorter that differs besides: once, and disagreeing")
+    func doubledAndDifferent() {
+        let candidates = SerialExtractor.candidates([text("Seagate Exos X18", 1), text("S/N: ZA8MGGXYY", 2), code("ZA8NGGXY")])
+        #expect(candidates.map(\.value) == ["ZA8MGGXY", "ZA8NGGXY"])
+        #expect(candidates.map(\.disagreesWith) == [["ZA8NGGXY"], ["ZA8MGGXY"]])
+        // Where a barcode is the same field as the print stands, nothing is taken out of it.
+        let whole = SerialExtractor.candidates([text("Serial No.: SRRAHG0T437729S", 1), code("SXRAHG0T437729S")])
+        #expect(whole.first?.value == "SRRAHG0T437729S")
+        #expect(whole.first?.disagreesWith == ["SXRAHG0T437729S"])
+    }
+
     @Test("a barcode's own human-readable line disagreeing with it is shown disagreeing, after it; a labelled print still first")
     func humanReadableDisagrees() {
         let alone = SerialExtractor.candidates([text("WD -WX12DCCAL3UB", 3), code("WD-WX12DCCAL7UB")])
