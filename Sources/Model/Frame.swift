@@ -24,6 +24,15 @@ public struct Frame: Sendable, Equatable {
         self.index = index
     }
 
+    /// The part of `box` inside the frame; nil where none of it is.
+    public func part(_ box: Box) -> Box? {
+        let x0 = max(0, box.x)
+        let y0 = max(0, box.y)
+        let x1 = min(width, box.maxX)
+        let y1 = min(height, box.maxY)
+        return x0 < x1 && y0 < y1 ? Box(x: x0, y: y0, width: x1 - x0, height: y1 - y0) : nil
+    }
+
     /// The pixel at column `x`, row `y`.
     public subscript(x: Int, y: Int) -> UInt8 {
         bytes[y * stride + x]

@@ -110,15 +110,11 @@ public final class FrameReader {
         guard !boxes.isEmpty else { return frame }
         var bytes = frame.bytes
         for box in boxes {
-            let area = box.insetBy(2)
-            let x0 = max(0, area.x)
-            let x1 = min(frame.width, area.maxX)
-            let y0 = max(0, area.y)
-            let y1 = min(frame.height, area.maxY)
-            guard x0 < x1, y0 < y1 else { continue }
-            let fill = surroundingLevel(of: Box(x: x0, y: y0, width: x1 - x0, height: y1 - y0), in: frame)
-            for y in y0..<y1 {
-                bytes.replaceSubrange(y * frame.stride + x0..<y * frame.stride + x1, with: repeatElement(fill, count: x1 - x0))
+            guard let area = frame.part(box.insetBy(2)) else { continue }
+            let fill = surroundingLevel(of: area, in: frame)
+            for y in area.y..<area.maxY {
+                bytes.replaceSubrange(
+                    y * frame.stride + area.x..<y * frame.stride + area.maxX, with: repeatElement(fill, count: area.width))
             }
         }
         return Frame(
@@ -188,11 +184,7 @@ public final class FrameReader {
                     kept.append(word)
                     continue
                 }
-                let margin = Int(typical / 4)
-                let area = Box(
-                    x: word.box.x - margin, y: word.box.y - margin, width: word.box.width + 2 * margin, height: word.box.height + 2 * margin
-                )
-                let again = reader.read(frame, within: area, as: .block)
+                let again = reader.read(frame, within: word.box.insetBy(Int(typical / 4)), as: .block)
                 if again.count >= 2 { out += again } else { kept.append(word) }
             }
             if kept.count == line.words.count {

@@ -108,11 +108,9 @@ public final class MatrixCodeReader {
         for patch in patches.sorted(by: { $0.cells > $1.cells }).prefix(8) {
             // The patch in the middle of a crop twice its size each way.
             let box = patch.box
-            let x0 = max(0, box.x - box.width / 2)
-            let y0 = max(0, box.y - box.height / 2)
-            let x1 = min(frame.width, box.maxX + box.width / 2)
-            let y1 = min(frame.height, box.maxY + box.height / 2)
-            found.addNew(read(frame, in: Box(x: x0, y: y0, width: x1 - x0, height: y1 - y0), formats: .matrixOnly))
+            let crop = Box(x: box.x - box.width / 2, y: box.y - box.height / 2, width: box.width * 2, height: box.height * 2)
+            guard let crop = frame.part(crop) else { continue }
+            found.addNew(read(frame, in: crop, formats: .matrixOnly))
         }
         return found
     }

@@ -61,14 +61,10 @@ public final class TextReader {
     /// The lines of text in the part of `frame` inside `area`, looked for as `layout` says (for
     /// this one reading), with boxes in the frame's pixels.
     public func read(_ frame: Frame, within area: Box, as layout: Layout) -> [TextLine] {
-        let x0 = max(0, area.x)
-        let y0 = max(0, area.y)
-        let x1 = min(frame.width, area.maxX)
-        let y1 = min(frame.height, area.maxY)
-        guard x0 < x1, y0 < y1 else { return [] }
+        guard let area = frame.part(area) else { return [] }
         TessBaseAPISetPageSegMode(engine, TessPageSegMode(UInt32(layout.rawValue)))
         defer { TessBaseAPISetPageSegMode(engine, TessPageSegMode(UInt32(self.layout.rawValue))) }
-        return recognise(frame, within: Box(x: x0, y: y0, width: x1 - x0, height: y1 - y0))
+        return recognise(frame, within: area)
     }
 
     private func recognise(_ frame: Frame, within area: Box?) -> [TextLine] {

@@ -80,3 +80,15 @@ struct PercentileTests {
         #expect(percentiles([]) == (.zero, .zero))
     }
 }
+
+@Suite("Boxes in a frame")
+struct FramePartTests {
+    @Test("the part of a box inside the frame: cut at its edges, nil where none of it is")
+    func part() {
+        let frame = Frame(width: 100, height: 50, bytes: [UInt8](repeating: 0, count: 5000))
+        #expect(frame.part(Box(x: 10, y: 10, width: 20, height: 20)) == Box(x: 10, y: 10, width: 20, height: 20))
+        #expect(frame.part(Box(x: -5, y: 40, width: 20, height: 30)) == Box(x: 0, y: 40, width: 15, height: 10))
+        #expect(frame.part(Box(x: 100, y: 0, width: 10, height: 10)) == nil)
+        #expect(frame.part(Box(x: 10, y: 10, width: 0, height: 5)) == nil)
+    }
+}
