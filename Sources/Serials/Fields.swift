@@ -234,12 +234,9 @@ enum Tokens {
     static func strayRemovals(
         _ value: String, formats: [Grammar], stray: (Character, Character) -> Bool = { confused($0, $1) }
     ) -> [(fixed: String, corrected: Int)] {
-        let chars = Array(value)
         var fits: [(fixed: String, corrected: Int)] = []
-        for k in chars.indices where (k > 0 && stray(chars[k], chars[k - 1])) || (k + 1 < chars.count && stray(chars[k], chars[k + 1])) {
-            var rest = chars
-            rest.remove(at: k)
-            guard let fixed = formats.lazy.compactMap({ $0.fit(String(rest)) }).first else { continue }
+        for rest in oneTakenOut(value, stray: stray) {
+            guard let fixed = formats.lazy.compactMap({ $0.fit(rest) }).first else { continue }
             let corrected = zip(fixed, rest).filter { $0 != $1 }.count
             // One value reached two ways is listed once, with the least it took.
             if let seen = fits.firstIndex(where: { $0.fixed == fixed }) {
@@ -249,6 +246,23 @@ enum Tokens {
             }
         }
         return fits
+    }
+
+    /// `value` with one character taken out, each way where `stray` says so of that character
+    /// and a neighbour (by default: it is the neighbour or its look-alike, one character OCR
+    /// read twice), in the order of the characters taken out.
+    static func oneTakenOut(_ value: String, stray: (Character, Character) -> Bool = { confused($0, $1) }) -> [String] {
+        let chars = Array(value)
+        return chars.indices.filter { besideAlike(chars, $0, stray) }.map { k in
+            var rest = chars
+            rest.remove(at: k)
+            return String(rest)
+        }
+    }
+
+    /// Whether `chars[k]` is, by `alike`, like a character beside it.
+    static func besideAlike(_ chars: [Character], _ k: Int, _ alike: (Character, Character) -> Bool = { confused($0, $1) }) -> Bool {
+        (k > 0 && alike(chars[k], chars[k - 1])) || (k + 1 < chars.count && alike(chars[k], chars[k + 1]))
     }
 
     /// Second readings of a printed serial that fits none of its maker's formats (`formats`:
@@ -283,9 +297,7 @@ enum Tokens {
         let a = Array(read.uppercased())
         let b = Array(exact.uppercased())
         guard a != b, b.count >= 5, a.count >= b.count, a.count - b.count <= (b.count >= 12 ? 2 : 1) else { return false }
-        func stray(_ i: Int) -> Bool {
-            b.count >= 8 || (i > 0 && confused(a[i], a[i - 1])) || (i + 1 < a.count && confused(a[i], a[i + 1]))
-        }
+        func stray(_ i: Int) -> Bool { b.count >= 8 || besideAlike(a, i) }
         // a[i...] against b[j...], with `left` stray characters still to find.
         func matches(_ i: Int, _ j: Int, _ left: Int) -> Bool {
             if i == a.count { return j == b.count && left == 0 }
@@ -306,15 +318,8 @@ enum Tokens {
     /// `printed` with a character OCR read twice (beside itself or its look-alike) taken out,
     /// where it is then the same field as `exact`, one character shorter: the first such.
     static func printedOnce(_ printed: String, sameFieldAs exact: String) -> String? {
-        let chars = Array(printed)
-        guard chars.count == exact.count + 1 else { return nil }
-        for k in chars.indices
-        where (k > 0 && confused(chars[k], chars[k - 1])) || (k + 1 < chars.count && confused(chars[k], chars[k + 1])) {
-            var rest = chars
-            rest.remove(at: k)
-            if sameField(String(rest), exact) { return String(rest) }
-        }
-        return nil
+        guard printed.count == exact.count + 1 else { return nil }
+        return oneTakenOut(printed).first { sameField($0, exact) }
     }
 
     /// Whether two values look like the same field: the same length, differing in at most two places.
