@@ -15,8 +15,8 @@ public struct UprightFrame: Sendable {
     /// The clockwise angle, in degrees, the original was turned by; 0 when it was left as it was.
     public let angle: Double
 
-    /// Finds the skew of `original` (up to 7 degrees either way at one gray level, 10 against its
-    /// background) and turns it upright.
+    /// Finds the skew of `original` (up to 15 degrees either way, a label held as loosely as a
+    /// hand holds it) and turns it upright.
     ///
     /// Leptonica measures the skew on the frame thresholded at one gray level. A label on a
     /// mid-gray desk is then a light block in a dark field, and when its few lines of print say
@@ -28,7 +28,7 @@ public struct UprightFrame: Sendable {
         var found: Float = 0
         var confidence: Float = 0
         // Full-resolution sweep is unnecessary: leptonica's defaults search at a 4x reduction.
-        var turned = PixHandle(pixDeskewGeneral(pix.pointer, 0, 0, 0, 0, 0, &found, &confidence))
+        var turned = PixHandle(pixDeskewGeneral(pix.pointer, 0, Self.sweepRange, 0, 0, 0, &found, &confidence))
         // Leptonica leaves the image as it is (and the angle unused) below 0.1 degrees or when it
         // is not confident; only a real turn is kept.
         if turned?.pointer == pix.pointer || abs(found) < 0.1 || confidence <= 0 {
@@ -54,7 +54,7 @@ public struct UprightFrame: Sendable {
     }
 
     /// The largest skew looked for, in degrees either way.
-    static let sweepRange: Float = 10
+    static let sweepRange: Float = 15
     /// Below this confidence leptonica's angle is a guess (leptonica's own deskew uses 3).
     static let leastConfidence: Float = 3
 

@@ -33,16 +33,17 @@ public final class FrameReader {
         if passes.contains(.text) {
             let upright = UprightFrame(Self.blanking(symbols.map(Self.printedArea), in: frame))
             skew = upright.angle
-            var read = text.read(upright.frame)
+            let page = Rules.erased(upright.frame)
+            var read = text.read(page)
             // Small print (a label far from the lens) read with doubt is read again at twice the
             // size, and kept when that reads more of it; boxes are brought back to the frame's
             // own pixels. Small print read with confidence is not read again: the second reading
             // costs two and a half times the first.
             if Self.isSmallAndDoubtful(read) {
-                let enlarged = text.read(upright.frame.scaled(by: 2)).map { $0.movingBoxes(\.halved) }
+                let enlarged = text.read(page.scaled(by: 2)).map { $0.movingBoxes(\.halved) }
                 if Self.characters(enlarged) > Self.characters(read) { read = enlarged }
             }
-            read = Self.splittingMergedLines(read, in: upright.frame, with: text)
+            read = Self.splittingMergedLines(read, in: page, with: text)
             lines = read.map { $0.movingBoxes(upright.originalBox) }
         }
         return Self.combine(symbols: symbols, lines: lines, skew: skew)
