@@ -10,7 +10,8 @@ enum Keywords {
     /// Keywords as token sequences (upper case, trailing ':' '.' '#' removed), longest first.
     static let table: [(tokens: [String], kind: Kind)] = {
         let serial = [
-            "SERIAL NUMBER", "SERIAL NO", "SERIAL NR", "SERIAL #", "SER NO", "SER", "SERIAL", "SERVICE TAG", "SVC TAG", "SVCTAG", "S/N",
+            "SERIAL NUMBER", "SERIAL NO", "SERIAL NR", "SERIAL NBR", "SER NBR", "SERIAL #", "SER NO", "SER", "SERIAL", "SERVICE TAG",
+            "SVC TAG", "SVCTAG", "S/N",
             "5/N", "SIN", "S/IN", "SERIENNUMMER", "N/S", "NO DE SERIE", "N° DE SERIE",
             "SN",
             "5N", "S N", "(S)", "(S/N)", "(SN)", "(21)", "S-N", "SNR", "SNO", "S.NO", "S/NO", "SERIALNO", "SERIAL-NO", "SERIAL NUM",

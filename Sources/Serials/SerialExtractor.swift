@@ -101,15 +101,20 @@ public enum SerialExtractor {
         let labelledEntries = pool.entries.filter { $0.value.sources.contains(.labelledText) }
         let labelled = Set(labelledEntries.keys)
         let labelledValues = labelledEntries.values.compactMap(\.textValue)
+        let unlabelledValues = Set(pool.entries.values.filter { $0.sources.contains(.unlabelledText) }.compactMap(\.textValue))
         for reading in readings where reading.isBarcode {
             let values = Barcodes.serialValues(reading.value, symbology: reading.symbology!)
             for (n, var value) in values.enumerated() where !excluded.contains(OCRConfusion.fold(value)) {
                 // A bare S data identifier before a serial the print names: the serial is the rest.
                 // The print names it too when it is the same field as the rest, differing in a
-                // character or two: then the two are shown disagreeing, as the same field.
+                // character or two: then the two are shown disagreeing, as the same field. A
+                // print with no keyword (OCR garbled it) that is exactly the rest, where no print
+                // has the S, says the same.
                 if value.hasPrefix("S"), !labelled.contains(OCRConfusion.fold(value)) {
                     let rest = String(value.dropFirst())
-                    if labelled.contains(OCRConfusion.fold(rest)) || labelledValues.contains(where: { Tokens.sameField($0, rest) }) {
+                    if labelled.contains(OCRConfusion.fold(rest)) || labelledValues.contains(where: { Tokens.sameField($0, rest) })
+                        || unlabelledValues.contains(rest) && !unlabelledValues.contains(value)
+                    {
                         value = rest
                     }
                 }

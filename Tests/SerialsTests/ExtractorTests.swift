@@ -36,6 +36,25 @@ struct ExtractorTests {
         }
     }
 
+    @Test("an S-prefixed barcode beside a print of exactly its rest, whose keyword OCR garbled, is that print")
+    func sPrefixedUnlabelled() {
+        let c = SerialExtractor.candidates([text("DELL PowerEdge R650", 1), text("Seri no", 2), text("CB2MN46", 3), code("SCB2MN46")])
+        #expect(c.map(\.value) == ["CB2MN46"], "\(c)")
+        #expect(c.first?.evidence == .agree)
+        // Where the print has the S too, the S is the serial's own.
+        let own = SerialExtractor.candidates([
+            text("SAMSUNG 870 EVO", 1), text("S6PTNF0R123456L", 2), text("6PTNF0R123456L", 3), code("S6PTNF0R123456L"),
+        ])
+        #expect(own.first?.value == "S6PTNF0R123456L", "\(own)")
+    }
+
+    @Test("'Serial Nbr' is a keyword, whole: alone on its line (a table's row) it has no value yet")
+    func serialNbr() {
+        let alone = Keywords.fields(in: "SERIAL NBR:")
+        #expect(alone.map(\.kind) == [.serial] && alone.map(\.value) == [""], "\(alone)")
+        #expect(Keywords.fields(in: "Ser Nbr ZJ9349503918").map(\.value) == ["ZJ9349503918"])
+    }
+
     @Test("a Q the print shows as 0 is the same value: one candidate, the barcode's exact text")
     func agreementAcrossQ() {
         let c = SerialExtractor.candidates([text("S/N: FOC2Q45X1AB", 3), code("FOC2045X1AB")])
