@@ -23,55 +23,76 @@ enum Rules {
         let h = frame.height
         guard w > 4 * reach, h > 4 * reach else { return frame }
         let pixels = frame.packed().bytes
-        var fill = [Int16](repeating: -1, count: w * h)  // the level to paint, where a rule is
-        // Across a horizontal rule is up and down: (dx, dy) = (0, reach); a vertical one, left and right.
-        for horizontal in [true, false] {
-            let (along, across) = horizontal ? (w, h) : (h, w)
-            let least = max(60, along / 8)
-            var dark = [Bool](repeating: false, count: w * h)
-            var paper = [UInt8](repeating: 0, count: w * h)
-            for y in 0..<h {
-                for x in 0..<w {
-                    let (x0, y0, x1, y1) = horizontal ? (x, y - reach, x, y + reach) : (x - reach, y, x + reach, y)
-                    guard x0 >= 0, y0 >= 0, x1 < w, y1 < h else { continue }
-                    let p = Int(pixels[y * w + x])
-                    let a = pixels[y0 * w + x0]
-                    let b = pixels[y1 * w + x1]
-                    if Int(min(a, b)) - p >= contrast {
-                        dark[y * w + x] = true
-                        paper[y * w + x] = max(a, b)
-                    }
-                }
-            }
-            func index(_ i: Int, _ j: Int) -> Int { horizontal ? j * w + i : i * w + j }
-            // A rule a little off level moves across a pixel now and then: a run continues on
-            // the line beside.
-            for j in 0..<across {
-                var start = -1
-                var last = -1
-                func close() {
-                    guard start >= 0, last - start + 1 >= least else { return }
-                    for i in start...last {
-                        for k in max(0, j - 1)...min(across - 1, j + 1) where dark[index(i, k)] {
-                            fill[index(i, k)] = Int16(paper[index(i, k)])
+        // The level to paint where a rule is (-1 elsewhere), and for one direction at a time the
+        // paper's level beside each pixel on a rule (0 elsewhere). Plain loops over raw buffers:
+        // this runs on every frame read, in debug builds too.
+        var fill = [Int16](repeating: -1, count: w * h)
+        var paper = [UInt8](repeating: 0, count: w * h)
+        pixels.withUnsafeBufferPointer { p in
+            fill.withUnsafeMutableBufferPointer { fill in
+                paper.withUnsafeMutableBufferPointer { paper in
+                    for horizontal in [true, false] {
+                        // Across a horizontal rule is up and down; across a vertical one, left and right.
+                        let step = horizontal ? reach * w : reach
+                        let (along, across) = horizontal ? (w, h) : (h, w)
+                        let (alongStride, acrossStride) = horizontal ? (1, w) : (w, 1)
+                        for n in 0..<(w * h) { paper[n] = 0 }
+                        for j in reach..<(across - reach) {
+                            for i in 0..<along {
+                                let n = j * acrossStride + i * alongStride
+                                let a = p[n - step]
+                                let b = p[n + step]
+                                if Int(min(a, b)) - Int(p[n]) >= contrast { paper[n] = max(a, b) }
+                            }
                         }
+                        markRuns(paper, fill, along: along, across: across, alongStride: alongStride, acrossStride: acrossStride)
                     }
                 }
-                for i in 0..<along {
-                    let on = (max(0, j - 1)...min(across - 1, j + 1)).contains { dark[index(i, $0)] }
-                    guard on else { continue }
-                    if start < 0 || i - last > gap + 1 {
-                        close()
-                        start = i
-                    }
-                    last = i
-                }
-                close()
             }
         }
         guard fill.contains(where: { $0 >= 0 }) else { return frame }
         var bytes = pixels
         for (n, level) in fill.enumerated() where level >= 0 { bytes[n] = UInt8(level) }
         return Frame(width: w, height: h, bytes: bytes, timestamp: frame.timestamp, index: frame.index)
+    }
+
+    /// Marks in `fill` the pixels on a rule (`paper` nonzero) of the runs at least an eighth of
+    /// the frame long, with the level to paint. A rule a little off level moves across a pixel
+    /// now and then: a run continues on the line either side.
+    private static func markRuns(
+        _ paper: UnsafeMutableBufferPointer<UInt8>, _ fill: UnsafeMutableBufferPointer<Int16>, along: Int, across: Int, alongStride: Int,
+        acrossStride: Int
+    ) {
+        let least = max(60, along / 8)
+        for j in 0..<across {
+            let lo = max(0, j - 1)
+            let hi = min(across - 1, j + 1)
+            var start = -1
+            var last = -1
+            var i = 0
+            while i <= along {
+                var on = false
+                if i < along {
+                    for k in lo...hi where paper[k * acrossStride + i * alongStride] != 0 { on = true }
+                }
+                if i == along || (on && start >= 0 && i - last > gap + 1) {
+                    // The run so far ends: painted if long enough.
+                    if start >= 0, last - start + 1 >= least {
+                        for r in start...last {
+                            for k in lo...hi {
+                                let n = k * acrossStride + r * alongStride
+                                if paper[n] != 0 { fill[n] = Int16(paper[n]) }
+                            }
+                        }
+                    }
+                    start = -1
+                }
+                if on {
+                    if start < 0 { start = i }
+                    last = i
+                }
+                i += 1
+            }
+        }
     }
 }
