@@ -40,7 +40,8 @@ enum Keywords {
 
     static func normalise(_ token: Substring) -> String {
         var t = String(token.uppercased().map { accented[$0] ?? $0 })
-        while let last = t.last, ":.#,;".contains(last) || quotes.contains(last) { t.removeLast() }
+        // A colon blurred or dimmed is read as a hyphen ("Date Code-").
+        while let last = t.last, ":.#,;-".contains(last) || quotes.contains(last) { t.removeLast() }
         while let first = t.first, quotes.contains(first) { t.removeFirst() }
         return t
     }
@@ -78,8 +79,9 @@ enum Keywords {
     }
 
     /// The line split into fields at its keywords; a line with none is one field of kind `none`.
+    /// An underscore is a space OCR filled in ("SER_NO"): no serial has one.
     static func fields(in line: String) -> [Field] {
-        let raw = spacedAIs(line).split(whereSeparator: \.isWhitespace)
+        let raw = spacedAIs(line).split(whereSeparator: { $0.isWhitespace || $0 == "_" })
         let tokens = raw.map(normalise)
         var fields: [Field] = []
         var current: Kind? = nil

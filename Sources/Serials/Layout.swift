@@ -128,8 +128,10 @@ enum Layout {
             }
         }.compactMap(\.slope)
         if slopes.isEmpty {
-            // Columns of three lines or more, followed down from their top line: a pixel or two
-            // of drift between two lines is only where OCR set their boxes.
+            // Columns of three lines or more, followed down from their top line (a label held
+            // up to about eighteen degrees off level), each line drifting the same way: a pixel
+            // or two of drift between two lines is only where OCR set their boxes, and lines
+            // drifting either way are centred print, not a column.
             var boxes = texts.map(\.box!).sorted { $0.y < $1.y }
             while let top = boxes.first {
                 var column = [top]
@@ -138,12 +140,14 @@ enum Layout {
                     let n = boxes.firstIndex(where: { lower in
                         let drop = lower.y - upper.y
                         return drop > 0 && drop * 2 >= upper.height && drop <= 3 * max(upper.height, lower.height)
-                            && abs(lower.x - upper.x) * 5 <= drop
+                            && abs(lower.x - upper.x) * 3 <= drop
                     })
                 {
                     column.append(boxes.remove(at: n))
                 }
-                guard column.count >= 3, let bottom = column.last else { continue }
+                let drifts = zip(column, column.dropFirst()).map { $1.x - $0.x }.filter { abs($0) > 2 }
+                guard column.count >= 3, let bottom = column.last, drifts.allSatisfy({ $0 > 0 }) || drifts.allSatisfy({ $0 < 0 })
+                else { continue }
                 // Boxes' edges are a pixel either way: two pixels of drift is none.
                 let drift = abs(bottom.x - top.x) <= 2 ? 0 : bottom.x - top.x
                 slopes.append(-Double(drift) / Double(bottom.y - top.y))

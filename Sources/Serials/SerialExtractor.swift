@@ -133,12 +133,16 @@ public enum SerialExtractor {
     /// a shadow, and no barcode could be one): the unlabelled printed values in a decisive
     /// vendor format (`formats`: the decisive ones that apply to the label), in the order
     /// printed; failing those, the unlabelled values shaped like codes (letters and digits
-    /// both, six or more, nothing else). Better the values the camera read to tap than typing
-    /// one by hand; what a keyword names as something else is never among them.
+    /// both, six or more, nothing else), those of the label's top line (its maker and model:
+    /// "Juniper SRX345") last. Better the values the camera read to tap than typing one by hand;
+    /// what a keyword names as something else is never among them.
     static func shapedLikeSerials(_ readings: [SerialReading], formats: [Grammar]) -> [SerialCandidate] {
         var inFormat: [SerialCandidate] = []
         var codes: [SerialCandidate] = []
-        for reading in readings where !reading.isBarcode {
+        var titleCodes: [SerialCandidate] = []
+        let printed = readings.filter { !$0.isBarcode }
+        let title = printed.min { ($0.box?.y ?? .max) < ($1.box?.y ?? .max) }?.place
+        for reading in printed {
             for field in Keywords.fields(in: reading.value) where field.kind == .none {
                 for token in Tokens.joinedHyphens(field.value).split(separator: " ") {
                     let value = Tokens.withOCRSymbols(String(token))
@@ -148,14 +152,15 @@ public enum SerialExtractor {
                             inFormat.append(SerialCandidate(value: fixed, whereRead: [reading.place], evidence: .text, disagreesWith: []))
                         }
                     } else if value.count >= 6, value.allSatisfy({ $0.isLetter || $0.isNumber }), value.contains(where: \.isLetter),
-                        !Keywords.words.contains(value), !codes.contains(where: { $0.value == value })
+                        !Keywords.words.contains(value), !(codes + titleCodes).contains(where: { $0.value == value })
                     {
-                        codes.append(SerialCandidate(value: value, whereRead: [reading.place], evidence: .text, disagreesWith: []))
+                        let code = SerialCandidate(value: value, whereRead: [reading.place], evidence: .text, disagreesWith: [])
+                        if reading.place == title { titleCodes.append(code) } else { codes.append(code) }
                     }
                 }
             }
         }
-        return inFormat.isEmpty ? codes : inFormat
+        return inFormat.isEmpty ? codes + titleCodes : inFormat
     }
 
     /// The candidates of the readings of a frame or a settled window.

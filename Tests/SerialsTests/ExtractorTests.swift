@@ -55,6 +55,23 @@ struct ExtractorTests {
         #expect(Keywords.fields(in: "Ser Nbr ZJ9349503918").map(\.value) == ["ZJ9349503918"])
     }
 
+    @Test("a keyword whose space OCR read as an underscore, or whose colon as a hyphen, is still the keyword")
+    func blurredKeyword() {
+        #expect(Keywords.fields(in: "SER_NO- ZLU0BRGB").map(\.kind) == [.serial])
+        #expect(Keywords.fields(in: "SER_NO- ZLU0BRGB").map(\.value) == ["ZLU0BRGB"])
+        let date = Keywords.fields(in: "Date Code- 79216")
+        #expect(date.allSatisfy { $0.kind == .other } && date.last?.value == "79216", "\(date)")
+    }
+
+    @Test("where nothing names the serial, the codes of the label's top line (its maker and model) come last")
+    func titleCodesLast() {
+        let c = SerialExtractor.candidates([
+            boxed("Juniper SRX345", 1, 250, 161, 277, 27), boxed("43", 2, 487, 222, 31, 18), boxed("ZJ9349503918", 3, 487, 273, 200, 18),
+            boxed("Seri.", 4, 251, 274, 65, 17),
+        ])
+        #expect(c.map(\.value) == ["ZJ9349503918", "SRX345"], "\(c)")
+    }
+
     @Test("a Q the print shows as 0 is the same value: one candidate, the barcode's exact text")
     func agreementAcrossQ() {
         let c = SerialExtractor.candidates([text("S/N: FOC2Q45X1AB", 3), code("FOC2045X1AB")])

@@ -197,6 +197,28 @@ struct LayoutTests {
         #expect(Layout.tilt(of: flat) == 0)
     }
 
+    @Test("a table held twelve degrees off level: its columns still show the tilt; centred lines drifting either way do not")
+    func steepTilt() {
+        // A Supermicro table turned anticlockwise; every line is one word, so only the columns
+        // (drifting right going down, a fifth of a pixel per pixel) show it.
+        let supermicro = [
+            boxed("SUPERMICRO X11DPi-N", 1, 146, 194, 335, 88), boxed("REV.", 2, 158, 311, 57, 33), boxed("1.03", 3, 323, 280, 53, 33),
+            boxed("Model", 4, 169, 362, 73, 36), boxed("SYS-0192P-HVZ", 5, 332, 306, 203, 61), boxed("SN#", 6, 178, 419, 54, 33),
+            boxed("OM78CB384154", 7, 342, 361, 199, 60), boxed("MAC", 8, 189, 472, 60, 34),
+            boxed("74:8F:CF:14:B6:9E", 9, 352, 410, 226, 65),
+            SerialReading(
+                value: "748FCF14B69E", symbology: "CODE-128", place: "CODE-128 barcode", box: Box(x: 207, y: 541, width: 665, height: 33)),
+        ]
+        #expect(Layout.tilt(of: supermicro) < -0.15)
+        #expect(SerialExtractor.candidates(supermicro).first?.value == "OM78CB384154")
+        // Centred lines of different lengths: each starts a little left or right of the last.
+        let centred = [
+            boxed("SAMSUNG PM9A3", 1, 400, 100, 180, 24), boxed("MODEL: MZ-V8P1T0C", 2, 388, 148, 204, 24),
+            boxed("FW: H924MGJ5", 3, 400, 196, 180, 24), boxed("MFG Date: 2023.08", 4, 388, 244, 204, 24),
+        ]
+        #expect(Layout.tilt(of: centred) == 0)
+    }
+
     @Test("a line's slope runs from its first word's centre to its last's, where they are far enough apart to show it")
     func lineSlope() throws {
         func word(_ text: String, _ x: Int, _ y: Int, _ width: Int, _ height: Int) -> Word {
