@@ -91,8 +91,15 @@ enum Layout {
 
     /// `readings` with each word OCR split into two boxes put together again: a box that starts
     /// within a sixth of its height after another ends, on the same row ("G8WVZM7W8SJ" and "H",
-    /// three pixels apart at 21 high), continues it. A space between words is wider than that.
+    /// three pixels apart at 21 high), continues it. A space between words is wider than that;
+    /// but a piece too short to be a value (three letters or digits, no keyword) followed within
+    /// half its height by a code is the start of that code, split where OCR saw a space ("NT1"
+    /// and "997478916").
     static func mended(_ readings: [SerialReading]) -> [SerialReading] {
+        func code(_ text: String) -> Bool {
+            !text.isEmpty && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
+                && Keywords.fields(in: text).allSatisfy { $0.kind == .none }
+        }
         var out = readings
         var dropped = Set<Int>()
         for i in out.indices where !out[i].isBarcode && out[i].box != nil && !dropped.contains(i) {
@@ -102,7 +109,9 @@ enum Layout {
                     let height = max(box.height, other.height)
                     let overlap = min(box.maxY, other.maxY) - max(box.y, other.y)
                     let gap = other.x - box.maxX
-                    return overlap * 3 >= min(box.height, other.height) * 2 && gap >= -1 && gap * 6 <= height
+                    let start = out[i].value.count <= 3 && code(out[i].value) && out[j].value.count >= 3 && code(out[j].value)
+                    return overlap * 3 >= min(box.height, other.height) * 2 && gap >= -1
+                        && (gap * 6 <= height || start && gap * 2 <= height)
                 })
             {
                 out[i].value += out[j].value

@@ -125,6 +125,16 @@ struct LayoutTests {
         #expect(candidates.first?.disagreesWith == ["G8WVZM7W8AJH"])
         let spaced = [boxed("S/N:", 1, 100, 100, 40, 20), boxed("ZA1B2C3D", 2, 148, 100, 120, 20)]
         #expect(Layout.mended(spaced).map(\.value) == ["S/N:", "ZA1B2C3D"])
+        // A piece too short to be a value, a space's width before a code, starts it; a short
+        // keyword ("SN") or a piece of punctuation ("REV:") does not.
+        let split = [boxed("SN", 1, 318, 301, 22, 13), boxed("NT1", 2, 319, 326, 46, 20), boxed("997478916", 3, 372, 326, 141, 21)]
+        #expect(Layout.mended(split).map(\.value) == ["SN", "NT1997478916"])
+        #expect(SerialExtractor.candidates(split).map(\.value) == ["NT1997478916"])
+        let words = [
+            boxed("SN", 1, 100, 100, 24, 20), boxed("ZA1B2C3D", 2, 130, 100, 120, 20), boxed("REV:", 3, 300, 140, 40, 20),
+            boxed("06", 4, 346, 140, 20, 20),
+        ]
+        #expect(Layout.mended(words).map(\.value) == ["SN", "ZA1B2C3D", "REV:", "06"])
     }
 
     @Test("a quotation mark OCR read into a small keyword from a speck beside it does not hide the keyword")
