@@ -5,11 +5,14 @@ enum CharClass: Equatable {
     case literal(Character)
 
     /// `ch` corrected to this class through an OCR confusion, or itself when it fits or cannot.
+    /// A digit the format fixes (Samsung's 0) is that digit whatever letter or digit OCR read
+    /// there ("G", "6"): the vendor prints it on every serial.
     func correct(_ ch: Character) -> Character {
         switch self {
         case .digit where ch.isLetter: return OCRConfusion.pairs.first { $0.letter == ch }?.digit ?? ch
         case .letter where ch.isNumber: return OCRConfusion.pairs.first { $0.digit == ch && $0.letter != "D" }?.letter ?? ch
         case .literal(let fixed) where Tokens.confused(ch, fixed): return fixed
+        case .literal(let fixed) where fixed.isNumber && ch.isASCII && (ch.isLetter || ch.isNumber): return fixed
         default: return ch
         }
     }

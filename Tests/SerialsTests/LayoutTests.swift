@@ -394,6 +394,9 @@ struct ConfusionTests {
     @Test("Samsung's seventh character is a 0; Cisco's serials, like Apple's, have no O or I")
     func vendorZeros() {
         #expect(SerialExtractor.candidates([text("S/N: SJFXPLOE682655V", 1)]).map(\.value) == ["SJFXPL0E682655V"])
+        // Whatever OCR read for it: a G or a 6 from a blurred 0.
+        #expect(SerialExtractor.candidates([text("S/N: SF44VCGB627241R", 1)]).map(\.value) == ["SF44VC0B627241R"])
+        #expect(SerialExtractor.candidates([text("S/N: SN6TWM6J594475G", 1)]).map(\.value) == ["SN6TWM0J594475G"])
         #expect(SerialExtractor.candidates([text("SN: FCW1691ASGO", 1)]).map(\.value) == ["FCW1691ASG0"])
         // Cisco's factory code keeps its O.
         #expect(SerialExtractor.candidates([text("SN: FDO4392J1Y7", 1)]).map(\.value) == ["FDO4392J1Y7"])
