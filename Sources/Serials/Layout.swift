@@ -72,6 +72,26 @@ enum Layout {
                 taken.insert(j)
             }
         }
+        // Last, a keyword that found nothing to its right or under it takes the value just
+        // before it on its row: a label that prints its keyword after the value, bare
+        // ("FDO4551MA2D SERIAL"), as a caption without its parentheses.
+        for (i, _) in waiting.sorted(by: { $0.key < $1.key }) where partner[i] == nil {
+            let box = readings[i].box!
+            let row = level(box, tilt: tilt)
+            let before = values.filter { j in
+                guard !taken.contains(j) else { return false }
+                let other = readings[j].box!
+                let otherRow = level(other, tilt: tilt)
+                let height = max(1, min(row.bottom - row.top, otherRow.bottom - otherRow.top))
+                let overlap = (min(row.bottom, otherRow.bottom) - max(row.top, otherRow.top)) / height
+                let gap = box.x - other.maxX
+                return overlap >= 1.0 / 3 && gap >= -box.height / 2 && gap <= 8 * max(box.height, other.height)
+            }.max { readings[$0].box!.maxX < readings[$1].box!.maxX }
+            if let j = before {
+                partner[i] = j
+                taken.insert(j)
+            }
+        }
         for (i, j) in partner {
             out[i] = SerialReading(
                 value: waiting[i]!.keyword + " " + readings[j].value, symbology: nil, place: readings[j].place,
@@ -179,10 +199,16 @@ enum Layout {
     /// The keyword of a caption, a keyword in parentheses alone in its box: "(S/N)", "(Service Tag
     /// (S/N))", "(21)", and as OCR gives them with a parenthesis lost or doubled.
     static func caption(_ text: String) -> String? {
-        guard text.hasPrefix("("), text.hasSuffix(")"), text.count > 2 else { return nil }
-        let inner = String(text.dropFirst().dropLast())
-        let bare = inner.filter { $0 != "(" && $0 != ")" }
-        return [inner, bare, text].first(where: awaiting)
+        if text.hasPrefix("("), text.hasSuffix(")"), text.count > 2 {
+            let inner = String(text.dropFirst().dropLast())
+            let bare = inner.filter { $0 != "(" && $0 != ")" }
+            return [inner, bare, text].first(where: awaiting)
+        }
+        // OCR may lose either parenthesis, with what it held beside it ("(Serial" for
+        // "(Serial #)"): then the box must hold nothing but the keyword.
+        guard text.hasPrefix("(") || text.hasSuffix(")"), text.count > 2 else { return nil }
+        let bare = text.filter { $0 != "(" && $0 != ")" }
+        return awaiting(bare) && Keywords.fields(in: bare).allSatisfy({ $0.kind != .none }) ? bare : nil
     }
 
     /// Whether `text` ends in a keyword with nothing after it.

@@ -78,6 +78,25 @@ struct LayoutTests {
         #expect(SerialExtractor.candidates(caption).map(\.value) == ["AMU25078"])
     }
 
+    @Test("a keyword printed after its value without parentheses, or a caption OCR cut a parenthesis from, names the value before it")
+    func keywordAfter() {
+        // "FDO4551MA2D SERIAL": nothing to the keyword's right or under it but another field.
+        let cisco = [
+            boxed("CLEI:", 1, 316, 128, 84, 19), boxed("KH62ZZHJE6", 2, 425, 127, 181, 20), boxed("FDO4551MA2D", 3, 314, 173, 213, 22),
+            boxed("SERIAL", 4, 576, 177, 96, 18), boxed("VID: vVO1", 5, 315, 224, 144, 19), code("C1111-8P"),
+        ]
+        #expect(SerialExtractor.candidates(cisco).first?.value == "FDO4551MA2D")
+        // "(Serial #)" read as "(Serial".
+        let supermicro = [
+            boxed("SUPERMICRO SYS-1029P-WTR", 1, 293, 164, 352, 19), boxed("Model: SYS-6470P-GXD", 2, 293, 209, 236, 17),
+            boxed("OM51JD127055", 3, 293, 243, 170, 18), boxed("(Serial", 4, 556, 246, 56, 17), boxed("REV: 1.02", 5, 293, 279, 92, 17),
+        ]
+        #expect(SerialExtractor.candidates(supermicro).first?.value == "OM51JD127055")
+        // A whole line ending in a parenthesis is no caption: its value stays its own.
+        #expect(Layout.caption("WD-WCC4N1234567 (SN)") == nil)
+        #expect(Layout.caption("(Serial") == "Serial")
+    }
+
     @Test("a table's value column past a long keyword is still the row's value")
     func wideTable() {
         let readings = [
