@@ -150,15 +150,25 @@ enum Tokens {
         String(token.trimmingCharacters(in: ":.,;()#*\"'").uppercased().map { ocrSymbols[$0] ?? $0 })
     }
 
-    /// The first token of a field's value that could be a serial, upper-cased.
+    /// The first token of a field's value that could be a serial, upper-cased. A last character
+    /// alone after a value, the line's end, is the value's own, split off where OCR saw a space
+    /// in widely spaced print ("EM742493978 1"); a keyword's word cut short by OCR ("Serial
+    /// Numbe") is no value.
     static func serialToken(_ value: String) -> String? {
-        for token in Tokens.joinedHyphens(value).split(separator: " ") {
+        let tokens = Tokens.joinedHyphens(value).split(separator: " ")
+        for (n, token) in tokens.enumerated() {
             // OCR's symbols for the letters and digits of a serial: $ for S, @ for 0, a bracket
             // for J ("FCW7190M15}", "FDO665565)F").
-            let t = withOCRSymbols(String(token))
+            var t = withOCRSymbols(String(token))
             if t.count >= 4, t.count <= 24, t.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }),
-                t.contains(where: { $0.isLetter || $0.isNumber }), !NotSerial.isDate(t), !Keywords.words.contains(t)
+                t.contains(where: { $0.isLetter || $0.isNumber }), !NotSerial.isDate(t), !Keywords.words.contains(t),
+                !(t.allSatisfy(\.isLetter) && Keywords.words.contains { $0.hasPrefix(t) })
             {
+                if n == tokens.count - 2, t.count >= 6, let last = tokens.last, last.count == 1,
+                    let ch = last.first, ch.isASCII, ch.isLetter || ch.isNumber
+                {
+                    t += last.uppercased()
+                }
                 return t
             }
         }

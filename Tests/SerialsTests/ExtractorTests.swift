@@ -63,6 +63,17 @@ struct ExtractorTests {
         #expect(date.allSatisfy { $0.kind == .other } && date.last?.value == "79216", "\(date)")
     }
 
+    @Test("a last character OCR split off a value is the value's; a keyword's word cut short is no value")
+    func splitEnd() {
+        #expect(Tokens.serialToken("EM742493978 1") == "EM7424939781")
+        #expect(Tokens.serialToken("VS039773341 1") == "VS0397733411")
+        // Not a short value's, nor one followed by more than the one character.
+        #expect(Tokens.serialToken("AB12 C") == "AB12")
+        #expect(Tokens.serialToken("EM742493978 1 X") == "EM742493978")
+        let lenovo = SerialExtractor.candidates([text("Lenovo ThinkPad T14", 1), text("Serial Numbe", 2), text("PFNDOYOB", 3)])
+        #expect(!lenovo.contains { $0.value == "NUMBE" }, "\(lenovo)")
+    }
+
     @Test("where nothing names the serial, the codes of the label's top line (its maker and model) come last")
     func titleCodesLast() {
         let c = SerialExtractor.candidates([
