@@ -64,6 +64,7 @@ public enum SerialExtractor {
         var pool = Pool()
         var excluded = Set<String>()  // folded values named as something else
         var escs: [String] = []
+        var escPlaces: [String] = []
         // The vendor formats that apply to this label (a named maker's only where the print names it).
         let label = readings.filter { !$0.isBarcode }.map(\.value).joined(separator: "\n")
         let formats = Tokens.formats(label: label)
@@ -84,6 +85,7 @@ public enum SerialExtractor {
                     }
                 case .expressServiceCode:
                     escs.append(field.value.filter(\.isNumber))
+                    escPlaces.append(reading.place)
                 case .other:
                     for token in field.value.split(separator: " ") {
                         excluded.insert(OCRConfusion.fold(String(token)))
@@ -125,7 +127,15 @@ public enum SerialExtractor {
         }
         pool.mergeConfusedPrint()
         let decisive = formats.filter(\.isDecisive)
-        let found = pool.result(expressServiceCodes: escs, formats: decisive)
+        var found = pool.result(expressServiceCodes: escs, formats: decisive)
+        // A Dell label's Express Service Code is its service tag in base 36: where no candidate
+        // is that tag (OCR lost the tag, or misread it past mending), the code's own tag is one,
+        // read from the code's line.
+        for (esc, place) in zip(escs, escPlaces) {
+            guard let tag = Tokens.tag(ofESC: esc), !found.contains(where: { Tokens.base36($0.value) == esc }) else { continue }
+            found.append(
+                SerialCandidate(value: tag, whereRead: [place + " (the Express Service Code)"], evidence: .text, disagreesWith: []))
+        }
         return found.isEmpty ? shapedLikeSerials(readings, formats: decisive) : found
     }
 

@@ -240,6 +240,20 @@ struct ExtractorTests {
         #expect(disagreeing.allSatisfy { $0.disagreesWith.count == 1 })
     }
 
+    @Test("where no candidate is the tag an Express Service Code is, that tag is offered, read from the code's line")
+    func tagFromESC() {
+        // OCR lost the tag itself.
+        let lost = SerialExtractor.candidates([
+            text("DELL PowerEdge R650", 1), text("Express Service Code: 42571924156", 2), text("SERIAL NBR", 3),
+        ])
+        #expect(lost.map(\.value) == ["JK282WS"])
+        #expect(lost.first?.whereRead == ["printed line 2 (the Express Service Code)"])
+        #expect(lost.first?.evidence == .text)
+        // A tag read past mending: the print as read first, the code's tag after it.
+        let far = SerialExtractor.candidates([text("Service Tag: XQ3HH7C", 1), text("Express Service Code: 45986262666", 2)])
+        #expect(far.map(\.value) == ["XQ3HH7C", "L4J17D6"])
+    }
+
     func luhnValid(_ s: String) -> Bool {
         let d = s.compactMap(\.wholeNumberValue)
         return d.reversed().enumerated().reduce(0) { t, x in
