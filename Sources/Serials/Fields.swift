@@ -150,29 +150,36 @@ enum Tokens {
         String(token.trimmingCharacters(in: ":.,;()#*\"'").uppercased().map { ocrSymbols[$0] ?? $0 })
     }
 
-    /// The first token of a field's value that could be a serial, upper-cased. A last character
-    /// alone after a value, the line's end, is the value's own, split off where OCR saw a space
-    /// in widely spaced print ("EM742493978 1"); a keyword's word cut short by OCR ("Serial
-    /// Numbe") is no value.
+    /// The first token of a field's value that could be a serial, upper-cased; a keyword's word
+    /// cut short by OCR ("Serial Numbe") is no value.
     static func serialToken(_ value: String) -> String? {
-        let tokens = Tokens.joinedHyphens(value).split(separator: " ")
-        for (n, token) in tokens.enumerated() {
+        for token in runOn(value) {
             // OCR's symbols for the letters and digits of a serial: $ for S, @ for 0, a bracket
             // for J ("FCW7190M15}", "FDO665565)F").
-            var t = withOCRSymbols(String(token))
+            let t = withOCRSymbols(String(token))
             if t.count >= 4, t.count <= 24, t.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }),
                 t.contains(where: { $0.isLetter || $0.isNumber }), !NotSerial.isDate(t), !Keywords.words.contains(t),
                 !(t.allSatisfy(\.isLetter) && Keywords.words.contains { $0.hasPrefix(t) })
             {
-                if n == tokens.count - 2, t.count >= 6, let last = tokens.last, last.count == 1,
-                    let ch = last.first, ch.isASCII, ch.isLetter || ch.isNumber
-                {
-                    t += last.uppercased()
-                }
                 return t
             }
         }
         return nil
+    }
+
+    /// The words of a value (hyphens OCR set apart joined again), with a value OCR split in two
+    /// at a space in widely spaced print run on again: two codes and nothing else, both with a
+    /// digit, the second a last character alone ("EM742493978 1") or a code ("XD3901 409623",
+    /// "504 9BGD"), twenty characters at most together ("Juniper SRX345" is a maker and a model).
+    static func runOn(_ value: String) -> [Substring] {
+        let tokens = joinedHyphens(value).split(separator: " ")
+        guard tokens.count == 2, let first = tokens.first, let last = tokens.last else { return tokens }
+        func code(_ t: Substring) -> Bool { t.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } }
+        guard code(first), code(last), first.count + last.count <= 20, !Keywords.words.contains(last.uppercased()) else { return tokens }
+        let runs =
+            first.contains(where: \.isNumber)
+            && (last.count == 1 ? first.count >= 6 : first.count >= 3 && last.count >= 2 && last.contains(where: \.isNumber))
+        return runs ? [first + last] : tokens
     }
 
     /// `text` with a hyphen that OCR set apart from one side of a value joined again:

@@ -154,7 +154,7 @@ public enum SerialExtractor {
         let title = printed.min { ($0.box?.y ?? .max) < ($1.box?.y ?? .max) }?.place
         for reading in printed {
             for field in Keywords.fields(in: reading.value) where field.kind == .none {
-                for token in Tokens.joinedHyphens(field.value).split(separator: " ") {
+                for token in Tokens.runOn(field.value) {
                     let value = Tokens.withOCRSymbols(String(token))
                     guard Tokens.looksLikeSerial(value) else { continue }
                     if let fixed = formats.lazy.compactMap({ $0.fit(value) }).first {

@@ -63,13 +63,21 @@ struct ExtractorTests {
         #expect(date.allSatisfy { $0.kind == .other } && date.last?.value == "79216", "\(date)")
     }
 
-    @Test("a last character OCR split off a value is the value's; a keyword's word cut short is no value")
+    @Test("a value OCR split at a space (a last character, or two codes) runs on; a keyword's word cut short is no value")
     func splitEnd() {
         #expect(Tokens.serialToken("EM742493978 1") == "EM7424939781")
         #expect(Tokens.serialToken("VS039773341 1") == "VS0397733411")
-        // Not a short value's, nor one followed by more than the one character.
+        #expect(Tokens.serialToken("XD3901 409623") == "XD3901409623")
+        #expect(Tokens.serialToken("504 9BGD") == "5049BGD")
+        // Not a short value's last character, nor three words, nor a maker and a model, nor a
+        // code and a word.
         #expect(Tokens.serialToken("AB12 C") == "AB12")
         #expect(Tokens.serialToken("EM742493978 1 X") == "EM742493978")
+        #expect(Tokens.runOn("Juniper SRX345") == ["Juniper", "SRX345"])
+        #expect(Tokens.runOn("C02XK1ZJJGH5 SERIAL") == ["C02XK1ZJJGH5", "SERIAL"])
+        // The code after the codes no keyword names, in the same way.
+        let juniper = SerialExtractor.candidates([text("Juniper SRX345", 1), text("XD3901 409623", 2)])
+        #expect(juniper.map(\.value) == ["XD3901409623", "SRX345"], "\(juniper)")
         let lenovo = SerialExtractor.candidates([text("Lenovo ThinkPad T14", 1), text("Serial Numbe", 2), text("PFNDOYOB", 3)])
         #expect(!lenovo.contains { $0.value == "NUMBE" }, "\(lenovo)")
     }
