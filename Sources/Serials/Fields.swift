@@ -328,11 +328,28 @@ enum Tokens {
     }
 
     /// Whether `read` is part of `exact` as OCR cut it short (glare, a shadow, the label's edge)
-    /// or split it ("CND 92800M5"): its start or its end, up to confusions, and at least half of it.
+    /// or split it ("CND 92800M5"): its start or its end, up to confusions, and at least half of
+    /// it; or, six characters or more, what is left of it where OCR lost characters within it
+    /// (a spot of glare: "WN3435856" of WN3435830056): its first and last characters, and the
+    /// rest in order.
     static func partOf(_ read: String, _ exact: String) -> Bool {
-        let a = OCRConfusion.fold(read)
-        let b = OCRConfusion.fold(exact)
-        return a.count >= 4 && a.count < b.count && 2 * a.count >= b.count && (b.hasPrefix(a) || b.hasSuffix(a))
+        let a = Array(read.uppercased())
+        let b = Array(exact.uppercased())
+        guard a.count >= 4, a.count < b.count, 2 * a.count >= b.count else { return false }
+        if zip(a, b).allSatisfy({ confused($0, $1) }) || zip(a.reversed(), b.reversed()).allSatisfy({ confused($0, $1) }) {
+            return true
+        }
+        guard a.count >= 6, let first = a.first, let last = a.last, confused(first, b[0]), confused(last, b[b.count - 1]) else {
+            return false
+        }
+        // In order: each character at the first place left that it could have been read from.
+        var j = 0
+        for ch in a {
+            while j < b.count && !confused(ch, b[j]) { j += 1 }
+            guard j < b.count else { return false }
+            j += 1
+        }
+        return true
     }
 
     /// `printed` with a character OCR read twice (beside itself or its look-alike) taken out,

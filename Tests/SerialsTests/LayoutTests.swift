@@ -355,6 +355,15 @@ struct ConfusionTests {
         #expect(SerialExtractor.candidates([text("SN: WMC4NQKV2RZK", 2), code("WD-WMC4NQKV2RZK")]).map(\.value) == ["WD-WMC4NQKV2RZK"])
         // Less than half of it, or unlabelled, is not enough.
         #expect(SerialExtractor.candidates([text("S/N: SZN5", 4), code("SZN5462699")]).count == 2)
+        // Characters lost within it (a spot of glare), and a start read through a confusion
+        // (E for F), are what is left of it too.
+        let glare = SerialExtractor.candidates([text("SN: WN3435856", 2), code("WN3435830056")])
+        #expect(glare.map(\.value) == ["WN3435830056"] && glare.first?.evidence == .agree)
+        #expect(SerialExtractor.candidates([text("SN PENK", 5), code("PFNKEZP5")]).map(\.value) == ["PFNKEZP5"])
+        #expect(Tokens.partOf("WN3435856", "WN3435830056") && Tokens.partOf("PENK", "PFNKEZP5"))
+        // Not where its ends differ from the barcode's, nor a value as long as it.
+        #expect(!Tokens.partOf("XN3435856", "WN3435830056") && !Tokens.partOf("WN3435857", "WN3435830056"))
+        #expect(!Tokens.partOf("WN3435830057", "WN3435830056"))
     }
 
     @Test("a stray character in a long printed value is noise, not a difference: the print is the barcode's value")
