@@ -33,12 +33,9 @@ enum Layout {
         var pairs: [(keyword: Int, value: Int, overlap: Double, gap: Int)] = []
         for (i, wait) in waiting {
             let box = readings[i].box!
-            let row = level(box, tilt: tilt)
             for j in values {
                 let other = readings[j].box!
-                let otherRow = level(other, tilt: tilt)
-                let height = max(1, min(row.bottom - row.top, otherRow.bottom - otherRow.top))
-                let overlap = (min(row.bottom, otherRow.bottom) - max(row.top, otherRow.top)) / height
+                let overlap = rowOverlap(box, other, tilt: tilt)
                 guard overlap >= 1.0 / 3 else { continue }
                 // A table's value column sits past its longest keyword: "Express Service
                 // Code:" puts a short keyword's value some twenty heights away.
@@ -77,15 +74,11 @@ enum Layout {
         // ("FDO4551MA2D SERIAL"), as a caption without its parentheses.
         for (i, _) in waiting.sorted(by: { $0.key < $1.key }) where partner[i] == nil {
             let box = readings[i].box!
-            let row = level(box, tilt: tilt)
             let before = values.filter { j in
                 guard !taken.contains(j) else { return false }
                 let other = readings[j].box!
-                let otherRow = level(other, tilt: tilt)
-                let height = max(1, min(row.bottom - row.top, otherRow.bottom - otherRow.top))
-                let overlap = (min(row.bottom, otherRow.bottom) - max(row.top, otherRow.top)) / height
                 let gap = box.x - other.maxX
-                return overlap >= 1.0 / 3 && gap >= -box.height / 2 && gap <= 8 * max(box.height, other.height)
+                return rowOverlap(box, other, tilt: tilt) >= 1.0 / 3 && gap >= -box.height / 2 && gap <= 8 * max(box.height, other.height)
             }.max { readings[$0].box!.maxX < readings[$1].box!.maxX }
             if let j = before {
                 partner[i] = j
@@ -185,6 +178,15 @@ enum Layout {
         slopes.sort()
         guard !slopes.isEmpty else { return 0 }
         return (slopes[(slopes.count - 1) / 2] + slopes[slopes.count / 2]) / 2
+    }
+
+    /// How much two boxes' print shares a row, along the print's `tilt`: the overlap of the rows
+    /// they cover, as a part of the shorter one's.
+    static func rowOverlap(_ a: Box, _ b: Box, tilt: Double) -> Double {
+        let row = level(a, tilt: tilt)
+        let other = level(b, tilt: tilt)
+        let height = max(1, min(row.bottom - row.top, other.bottom - other.top))
+        return (min(row.bottom, other.bottom) - max(row.top, other.top)) / height
     }
 
     /// The rows a box's print covers, measured across the print's `tilt`: its centre moved back
