@@ -119,6 +119,9 @@ struct Grammar {
         parse("Apple", "xx9xxxxxxxx"),
         // Apple from 2021: 10 random characters.
         parse("Apple", "xxxxxxxxxx"),
+        // Supermicro boards: plant (a letter, then M), year (2 digits), two letters, sequence
+        // (6 digits). The plant's letter may be an O ("OM"): the format keeps it a letter.
+        parse("Supermicro", "AM99AA999999"),
         // Lenovo PCs: 8 characters, starting with two letters.
         parse("Lenovo", "AAxxxxxx"),
         // Dell service tags: 7 characters.

@@ -62,7 +62,10 @@ enum Layout {
             let below = values.filter { j in
                 guard !taken.contains(j) else { return false }
                 let other = readings[j].box!
-                return other.y > box.y + height / 2 && other.y - box.maxY <= height * 3 / 2 && abs(other.x - box.x) <= 3 * height
+                // A caption is often set smaller than its value: the gap is measured in the
+                // larger of the two.
+                let larger = max(height, other.height)
+                return other.y > box.y + height / 2 && other.y - box.maxY <= larger * 3 / 2 && abs(other.x - box.x) <= 3 * height
             }.min { readings[$0].box!.y < readings[$1].box!.y }
             if let j = below {
                 partner[i] = j
@@ -90,12 +93,21 @@ enum Layout {
                 value: waiting[i]!.keyword + " " + readings[j].value, symbology: nil, place: readings[j].place,
                 box: readings[i].box!.union(readings[j].box!))
         }
-        // Within one line: "VALUE (Serial No.)" names the value before it.
+        // Within one line: "VALUE (Serial No.)" names the value before it; so does a keyword
+        // printed bare after its value where OCR took the two for one line ("WD-WMC4NOWA3300 SER.
+        // NO."), when nothing to its right or under it was its value.
         for i in texts where !taken.contains(i) && partner[i] == nil {
             let text = out[i].value
-            guard text.hasSuffix(")"), let open = text.lastIndex(of: "("), open > text.startIndex else { continue }
-            let keyword = String(text[open...].dropFirst().dropLast())
-            let value = text[..<open].trimmingCharacters(in: .whitespaces)
+            let keyword: String
+            let value: String
+            if text.hasSuffix(")"), let open = text.lastIndex(of: "("), open > text.startIndex {
+                keyword = String(text[open...].dropFirst().dropLast())
+                value = text[..<open].trimmingCharacters(in: .whitespaces)
+            } else if waiting[i] != nil, let split = trailingKeyword(text) {
+                (value, keyword) = split
+            } else {
+                continue
+            }
             guard awaiting(keyword), Keywords.fields(in: value).allSatisfy({ $0.kind == .none }) else { continue }
             out[i].value = keyword + " " + value
         }
@@ -211,6 +223,20 @@ enum Layout {
         guard text.hasPrefix("(") || text.hasSuffix(")"), text.count > 2 else { return nil }
         let bare = text.filter { $0 != "(" && $0 != ")" }
         return awaiting(bare) && Keywords.fields(in: bare).allSatisfy({ $0.kind != .none }) ? bare : nil
+    }
+
+    /// A line that is one value and then a keyword with nothing after it, split into the two:
+    /// "ZLU0BRGB SER. NO." is ("ZLU0BRGB", "SER. NO."). Nil when the line does not start with a
+    /// single word before the keyword (a value is one word; "MFG DATE 2023 SERIAL" is not one).
+    static func trailingKeyword(_ text: String) -> (value: String, keyword: String)? {
+        let words = text.split(separator: " ")
+        guard words.count >= 2 else { return nil }
+        let value = String(words[0])
+        let keyword = words.dropFirst().joined(separator: " ")
+        guard value.count >= 4, value.contains(where: \.isNumber), awaiting(keyword),
+            Keywords.fields(in: keyword).allSatisfy({ $0.kind != .none })
+        else { return nil }
+        return (value, keyword)
     }
 
     /// Whether `text` ends in a keyword with nothing after it.

@@ -170,7 +170,22 @@ public enum SerialExtractor {
                 }
             }
         }
-        return inFormat.isEmpty ? codes + titleCodes : inFormat
+        // Each with its second readings, as a labelled print is offered.
+        var offered: [SerialCandidate] = []
+        for candidate in inFormat.isEmpty ? codes + titleCodes : inFormat {
+            let seconds = Pool.secondReadings(of: candidate.value, formats: formats).map { reading in
+                (
+                    SerialCandidate(
+                        value: reading.value, whereRead: candidate.whereRead.map { $0 + " (\(reading.how))" }, evidence: .text,
+                        disagreesWith: []), reading.first
+                )
+            }
+            for item in seconds.filter(\.1).map(\.0) + [candidate] + seconds.filter({ !$0.1 }).map(\.0)
+            where !offered.contains(where: { $0.value == item.value }) {
+                offered.append(item)
+            }
+        }
+        return offered
     }
 
     /// The candidates of the readings of a frame or a settled window.
@@ -249,8 +264,9 @@ struct Pool {
             /// Whether a keyword on the label names it (a barcode backed only by its own
             /// human-readable line is still the barcode's word alone).
             var labelled: Bool
-            /// 1 for a second reading of a printed value (0 for O, or read as digits), listed after
-            /// the value as read.
+            /// Above 0 for a second reading of a printed value (J for I, read as digits, 5 for S),
+            /// listed after the value as read in that order; -1 for one that only reads its O as 0,
+            /// listed before it.
             var variant = 0
             /// An unlabelled print disagreeing with a barcode: only a hint, listed after it.
             var hint = false
@@ -326,38 +342,65 @@ struct Pool {
             }
         }
         // OCR reads a printed 0 as O far more often than it misreads an O, and most serial
-        // formats never use O: a printed value no barcode backs, with an O, is offered with 0 for
-        // O too ("ZLBTMJDO": "ZLBTMJD0"), after the value as read (which may be right: nothing
-        // here says which). So with J, which OCR reads as I ("PFGLPLIM": "PFGLPLJM"). Where a
+        // formats never use O (Apple, Cisco, Dell, the base-34 tails): a printed value no barcode
+        // backs, with an O, is offered with 0 for O too ("ZLBTMJDO": "ZLBTMJD0"), before the value
+        // as read, which is still listed (it may be right: nothing here says which). With J,
+        // which OCR reads as I ("PFGLPLIM": "PFGLPLJM"), after it: OCR makes an I of 1 and L as
+        // well, and J is the likeliest of three, not the likely one. Where a
         // decisive vendor format fixes a position as a letter ("FOC"), its O stays. A value three
         // quarters digits whose letters are all ones OCR makes of digits (O, D, Q, I, L, S, B, Z,
         // G) is offered as all digits instead ("OG355481": "06355481").
         for item in ranked where item.candidate.evidence == .text && item.candidate.disagreesWith.isEmpty {
-            let value = item.candidate.value
-            let format = formats.first { $0.fit(value) == value }
-            let reread = String(
-                value.enumerated().map { index, ch in (format.map { $0.pattern[index] == .any } ?? true) ? Self.readAgain[ch] ?? ch : ch })
-            let zeroed = value.map { $0 == "O" ? "0" : $0 }
-            let letters = zeroed.filter(\.isLetter)
-            let asDigits =
-                format == nil && !letters.isEmpty && (zeroed.count - letters.count) * 4 >= zeroed.count * 3
-                && letters.allSatisfy { CharClass.digit.correct($0) != $0 }
-            let second = asDigits ? String(zeroed.map(CharClass.digit.correct)) : reread
-            guard second != value, !ranked.contains(where: { $0.candidate.value == second }) else { continue }
-            let changed = Set(zip(value, second).filter { $0 != $1 }.map(\.0))
-            let how =
-                asDigits
-                ? "read as digits"
-                : Self.readAgain.keys.sorted(by: >).filter(changed.contains).map { "\(Self.readAgain[$0]!) for \($0)" }.joined(
-                    separator: ", ")
-            var variant = item
-            variant.candidate.value = second
-            variant.candidate.whereRead = item.candidate.whereRead.map { $0 + " (\(how))" }
-            variant.variant = 1
-            ranked.append(variant)
+            for (n, reading) in Self.secondReadings(of: item.candidate.value, formats: formats).enumerated()
+            where !ranked.contains(where: { $0.candidate.value == reading.value }) {
+                var variant = item
+                variant.candidate.value = reading.value
+                variant.candidate.whereRead = item.candidate.whereRead.map { $0 + " (\(reading.how))" }
+                variant.variant = reading.first ? -1 : n + 1
+                ranked.append(variant)
+            }
         }
         func place(_ item: Ranked) -> Int { item.hint ? 2 : item.candidate.evidence == .barcode ? 1 : 0 }
         ranked.sort { ($0.tier, place($0), $0.order, $0.variant) < ($1.tier, place($1), $1.order, $1.variant) }
         return ranked.map(\.candidate)
+    }
+
+    /// The second readings of a printed value no barcode backs, in the order they are offered,
+    /// each with what was read again; `first` for the one listed before the value as read.
+    static func secondReadings(of value: String, formats: [Grammar]) -> [(value: String, how: String, first: Bool)] {
+        let fitting = formats.filter { $0.fit(value) == value }
+        // A position every format the value fits leaves open, outside the known prefix it starts with.
+        func open(_ index: Int) -> Bool {
+            fitting.allSatisfy { format in
+                format.pattern[index] == .any && !format.prefixes.contains { value.hasPrefix($0) && index < $0.count }
+            }
+        }
+        let reread = String(value.enumerated().map { index, ch in open(index) ? Self.readAgain[ch] ?? ch : ch })
+        let zeroed = value.map { $0 == "O" ? "0" : $0 }
+        let letters = zeroed.filter(\.isLetter)
+        let asDigits =
+            fitting.isEmpty && !letters.isEmpty && (zeroed.count - letters.count) * 4 >= zeroed.count * 3
+            && letters.allSatisfy { CharClass.digit.correct($0) != $0 }
+        let second = asDigits ? String(zeroed.map(CharClass.digit.correct)) : reread
+        let changed = Set(zip(value, second).filter { $0 != $1 }.map(\.0))
+        let how =
+            asDigits
+            ? "read as digits"
+            : Self.readAgain.keys.sorted(by: >).filter(changed.contains).map { "\(Self.readAgain[$0]!) for \($0)" }.joined(
+                separator: ", ")
+        var readings: [(value: String, how: String, first: Bool)] = []
+        // Only O made 0: the 0 is listed first, the O as read after it.
+        if second != value { readings.append((second, how, changed == ["O"])) }
+        // An S beside a digit, after the first character (where a format leaves it open), may be
+        // a 5 OCR rounded ("C0279RNBS8VA"): offered last, with 5 for S, on the reading listed first.
+        let first = readings.first { $0.first }
+        let base = Array(first?.value ?? value)
+        func besideDigit(_ index: Int) -> Bool {
+            (index > 0 && base[index - 1].isNumber) || (index + 1 < base.count && base[index + 1].isNumber)
+        }
+        let fives = String(
+            base.indices.map { index in index > 0 && base[index] == "S" && open(index) && besideDigit(index) ? "5" : base[index] })
+        if !asDigits, fives != String(base) { readings.append((fives, (first.map { $0.how + ", " } ?? "") + "5 for S", false)) }
+        return readings
     }
 }

@@ -97,6 +97,34 @@ struct LayoutTests {
         #expect(Layout.caption("(Serial") == "Serial")
     }
 
+    @Test("a value and the keyword after it that OCR took for one line: the keyword names the value; a line with more before it is not one")
+    func keywordAfterInOneLine() {
+        let wd = [boxed("WD Blue 1TB", 1, 434, 173, 210, 64), boxed("WD-WMC4N0WA3300 SER. NO.", 2, 426, 239, 421, 101), code("Q5BYW4XX")]
+        let candidates = SerialExtractor.candidates(wd)
+        #expect(candidates.first?.value == "WD-WMC4N0WA3300")
+        #expect(candidates.first?.whereRead == ["printed line 2"])
+        #expect(Layout.trailingKeyword("ZLU0BRGB Serial no.")! == ("ZLU0BRGB", "Serial no."))
+        #expect(Layout.trailingKeyword("MFG DATE 2023 SERIAL") == nil)
+        #expect(Layout.trailingKeyword("REV A SERIAL") == nil)
+        #expect(SerialExtractor.candidates([boxed("FOO 12345 SERIAL", 1, 400, 200, 300, 30)]).isEmpty)
+    }
+
+    @Test("a caption set smaller than the value under it: the gap between them is measured in the value's height")
+    func smallCaptionOverValue() {
+        // "SER NO" 16 pixels high, its value 22 high, 26 below: more than one and a half
+        // captions, less than one and a half values.
+        let lenovo = [
+            boxed("Lenovo ThinkPad T14", 1, 241, 98, 395, 24), boxed("SER NO", 2, 242, 211, 93, 16),
+            boxed("PFA0C28K", 3, 242, 253, 156, 22),
+            code("ZZ12345678"),
+        ]
+        #expect(SerialExtractor.candidates(lenovo).first?.value == "PFA0C28K")
+        #expect(SerialExtractor.candidates(lenovo).first?.evidence == .text)
+        // The value two of its lines below is not the caption's.
+        let far = [boxed("SER NO", 2, 242, 211, 93, 16), boxed("PFA0C28K", 3, 242, 280, 156, 22), code("ZZ12345678")]
+        #expect(SerialExtractor.candidates(far).map(\.value) == ["ZZ12345678"])
+    }
+
     @Test("a table's value column past a long keyword is still the row's value")
     func wideTable() {
         let readings = [
@@ -125,7 +153,10 @@ struct LayoutTests {
             ])
             .map(\.value) == ["WZ2934306903"])
         #expect(SerialExtractor.candidates([text("ZAQAMSKE", 1), text("JSXP4-654", 2)]).isEmpty)
-        #expect(SerialExtractor.candidates([text("RACK PDU 32A", 1), text("AS1659919994", 2)]).map(\.value) == ["AS1659919994"])
+        // With no maker named, APC's factory code is not read into it; its S beside a digit is
+        // read again as 5, after it, as any print's is.
+        #expect(
+            SerialExtractor.candidates([text("RACK PDU 32A", 1), text("AS1659919994", 2)]).map(\.value) == ["AS1659919994", "A51659919994"])
         // Where anything else is a candidate, a bare value is not added.
         #expect(
             SerialExtractor.candidates([text("HP ProDesk 400 G7", 1), text("2UA2493F3E", 2), code("CND1234XYZ")]).map(\.value) == [
@@ -383,15 +414,15 @@ struct ConfusionTests {
     @Test("a character read twice where the maker's format has no place for it: the value as read, then without it")
     func strayOnMakersLabel() {
         // Lenovo's format has eight characters; nine were read, an O beside a 0: the letter is
-        // taken out, the digit kept.
+        // taken out, the digit kept (after the value with 0 for O, and as read).
         let lenovo = SerialExtractor.candidates([text("Lenovo ThinkPad T14", 1), text("SN: PFWQO0Q8V", 2)])
-        #expect(lenovo.map(\.value) == ["PFWQO0Q8V", "PFWQ00Q8V", "PFWQ0Q8V"])
+        #expect(lenovo.map(\.value) == ["PFWQ00Q8V", "PFWQO0Q8V", "PFWQ0Q8V"])
         #expect(lenovo.last?.whereRead == ["printed line 2 (a character read twice taken out)"])
         // A Dell tag has seven; a P beside a P is one read twice.
         #expect(
             SerialExtractor.candidates([text("DELL Latitude 5420", 1), text("S/N JX4PP2M9", 2)]).map(\.value) == ["JX4PP2M9", "JX4P2M9"])
         // No maker named, or a value its format fits: nothing more.
-        #expect(SerialExtractor.candidates([text("SN: PFWQO0Q8V", 2)]).map(\.value) == ["PFWQO0Q8V", "PFWQ00Q8V"])
+        #expect(SerialExtractor.candidates([text("SN: PFWQO0Q8V", 2)]).map(\.value) == ["PFWQ00Q8V", "PFWQO0Q8V"])
         #expect(SerialExtractor.candidates([text("DELL Latitude 5420", 1), text("S/N JX4P2M9", 2)]).map(\.value) == ["JX4P2M9"])
         // Where the stray character's removal is decisive, the one that leaves least to correct.
         #expect(
@@ -466,12 +497,12 @@ struct ConfusionTests {
         #expect(SerialExtractor.candidates([boxed("WD-WX12DCUCVZF] (SN)", 3, 386, 328, 462, 32)]).map(\.value) == ["WD-WX12DCUCVZFJ"])
     }
 
-    @Test("a printed value with an O is offered with 0 for O too, after it, letters only or among digits; with an I, J for I")
+    @Test("a printed value with an O is offered with 0 for O too, before it, letters only or among digits; with an I, J for I, after it")
     func zeroForO() {
         let candidates = SerialExtractor.candidates([text("S/N: EBKO7418", 1)])
-        #expect(candidates.map(\.value) == ["EBKO7418", "EBK07418"])
-        #expect(candidates.map(\.whereRead) == [["printed line 1"], ["printed line 1 (0 for O)"]])
-        #expect(SerialExtractor.candidates([text("SN: ZLBTMJDO", 1)]).map(\.value) == ["ZLBTMJDO", "ZLBTMJD0"])
+        #expect(candidates.map(\.value) == ["EBK07418", "EBKO7418"])
+        #expect(candidates.map(\.whereRead) == [["printed line 1 (0 for O)"], ["printed line 1"]])
+        #expect(SerialExtractor.candidates([text("SN: ZLBTMJDO", 1)]).map(\.value) == ["ZLBTMJD0", "ZLBTMJDO"])
         // J, which OCR reads as I (measured on the development labels: 19 of the 22 I's read in
         // serials were J's, none an I), likewise.
         let jays = SerialExtractor.candidates([text("Serial Number: PFGLPLIM", 1)])
@@ -488,6 +519,36 @@ struct ConfusionTests {
         #expect(disagreeing.map(\.value) == ["LV0R72N", "LV3R72N"])
         // Backed by a barcode, the barcode's exact text is the value: no second reading.
         #expect(SerialExtractor.candidates([text("S/N: EBKO7418", 1), code("EBK07418")]).map(\.value) == ["EBK07418"])
+        // Offered for its shape alone (no keyword left), a value is read again the same way.
+        #expect(SerialExtractor.candidates([text("Seagate IronWolf", 1), text("ZAF2YJO7", 2)]).map(\.value) == ["ZAF2YJ07", "ZAF2YJO7"])
+    }
+
+    @Test("an S beside a digit is offered as 5 too, after the value; not the first character, nor a prefix or letter a format fixes")
+    func fiveForS() {
+        let apple = SerialExtractor.candidates([text("S/N: C0279RNBS8VA", 1)])
+        #expect(apple.map(\.value) == ["C0279RNBS8VA", "C0279RNB58VA"])
+        #expect(apple.last?.whereRead == ["printed line 1 (5 for S)"])
+        // On the reading listed first: with 0 for O.
+        #expect(
+            SerialExtractor.candidates([text("SN: WD-WMC4NOES3VVL", 1)]).map(\.value) == [
+                "WD-WMC4N0ES3VVL", "WD-WMC4NOES3VVL", "WD-WMC4N0E53VVL",
+            ])
+        #expect(SerialExtractor.candidates([text("SN: WD-WMC4NOES3VVL", 1)]).last?.whereRead == ["printed line 1 (0 for O, 5 for S)"])
+        // Between letters, or first: an S.
+        #expect(SerialExtractor.candidates([text("S/N: FY9QGSW", 1)]).map(\.value) == ["FY9QGSW"])
+        #expect(SerialExtractor.candidates([text("S/N: S4K7AB12", 1)]).map(\.value) == ["S4K7AB12"])
+        // APC's factory code on an APC label, and Samsung's leading S, are the formats'.
+        #expect(
+            SerialExtractor.candidates([text("APC Smart-UPS 1500", 1), text("Serial no. 3S7659828139", 2)]).map(\.value) == ["3S7659828139"]
+        )
+        #expect(SerialExtractor.candidates([text("SN: S6F6EY0E447000K", 1)]).map(\.value) == ["S6F6EY0E447000K"])
+    }
+
+    @Test("Supermicro's serials open with a plant letter and M: an O there is a letter, a 0 read there is that O")
+    func supermicroPlant() {
+        #expect(SerialExtractor.candidates([text("S/N: 0M78CB384154", 1)]).map(\.value) == ["OM78CB384154"])
+        #expect(SerialExtractor.candidates([text("S/N: OM78CB384154", 1)]).map(\.value) == ["OM78CB384154"])
+        #expect(SerialExtractor.candidates([text("S/N: VM91SB245923", 1)]).map(\.value) == ["VM91SB245923"])
     }
 }
 
