@@ -79,12 +79,13 @@ public final class FrameReader {
             return cleaned
         }
         let candidates = lines.map { $0.words.compactMap(plausible) }
-        let heights = candidates.joined().map(\.box.height).sorted()
+        let heights = candidates.joined().map { uprightHeight($0.box, skew: skew) }.sorted()
         let typical = heights.isEmpty ? 0 : heights[heights.count / 2]
         var number = 0
         for words in candidates {
             let kept = words.filter {
-                Double($0.box.height) <= Double(typical) * tallestWord && Double($0.box.height) >= Double(typical) * flattestWord
+                let height = uprightHeight($0.box, skew: skew)
+                return height <= typical * tallestWord && height >= typical * flattestWord
             }
             guard let first = kept.first else { continue }
             number += 1
@@ -93,6 +94,17 @@ public final class FrameReader {
                 Reading(value: kept.map(\.text).joined(separator: " "), source: .text(line: number), box: box, words: kept))
         }
         return readings
+    }
+
+    /// How tall the print in `box` stands on a frame tilted `skew` degrees: the box bounds the
+    /// tilted print, so a long word's box is taller than its letters by its length times the
+    /// slope ("WD-WCC4NPBYMK33", 26 pixels high, boxed 93 high at 12 degrees). Undone, the word
+    /// is measured against the others as it was printed.
+    static func uprightHeight(_ box: Box, skew: Double) -> Double {
+        let theta = abs(skew) * .pi / 180
+        guard theta > 0, theta < .pi / 8 else { return Double(box.height) }
+        let height = (Double(box.height) * cos(theta) - Double(box.width) * sin(theta)) / cos(2 * theta)
+        return max(1, min(Double(box.height), height))
     }
 
     /// The area a decoded barcode takes on the label: its bars, and for a linear barcode the band

@@ -139,6 +139,29 @@ struct JunkTests {
         #expect(!FrameReader.looksLikeCode("123456789") && !FrameReader.looksLikeCode("12345-67890x"))
     }
 
+    @Test("on a tilted frame a long word's box is taller than its print: it is measured as printed, not taken for bars")
+    func longWordTilted() {
+        // The boxes of print 22 high at 12 degrees, in the original frame: short words about 32
+        // high, "WD-WCC4NPBYMK33" (334 long) 93 high.
+        func tilted(_ text: String, _ y: Int, width: Int, height: Int) -> TextLine {
+            let box = Box(x: 400, y: y, width: width, height: height)
+            return TextLine(words: [Word(text: text, box: box, confidence: 85)], box: box)
+        }
+        let lines = [
+            tilted("WD", 100, width: 50, height: 32), tilted("Blue", 140, width: 58, height: 34),
+            tilted("MDL:", 180, width: 59, height: 33),
+            tilted("WD-WCC4NPBYMK33", 220, width: 332, height: 93), tilted("no", 320, width: 24, height: 18),
+            tilted("DCM:", 360, width: 63, height: 34),
+        ]
+        #expect(
+            FrameReader.combine(symbols: [], lines: lines, skew: 12).map(\.value) == [
+                "WD", "Blue", "MDL:", "WD-WCC4NPBYMK33", "no", "DCM:",
+            ])
+        #expect(abs(FrameReader.uprightHeight(Box(x: 0, y: 0, width: 332, height: 93), skew: -12) - 25) < 2)
+        // Level, a box that tall is the bars of a barcode.
+        #expect(!FrameReader.combine(symbols: [], lines: lines, skew: 0).map(\.value).contains("WD-WCC4NPBYMK33"))
+    }
+
     @Test("an uncertain word beside a tilted barcode is its bars; a confident one is print")
     func besideBarcode() {
         let bars = BarcodeSymbol(value: "X", symbology: "CODE-128", box: Box(x: 0, y: 100, width: 600, height: 100))
