@@ -44,6 +44,7 @@ public final class FrameReader {
                 if Self.characters(enlarged) > Self.characters(read) { read = enlarged }
             }
             read = Self.splittingMergedLines(read, in: page, with: text)
+            read = Self.rereadingRows(read, in: page, with: text)
             lines = read.map { $0.movingBoxes(upright.originalBox) }
         }
         return Self.combine(symbols: symbols, lines: lines, skew: skew)
@@ -208,6 +209,54 @@ public final class FrameReader {
         }
         return out.sorted { ($0.box.y, $0.box.x) < ($1.box.y, $1.box.x) }
     }
+
+    /// `lines` with each row of print read again as one line, where that reads more of it.
+    ///
+    /// Looking for text anywhere, tesseract breaks thin or widely spaced print into pieces
+    /// ("VFA33456" in a thin monospaced face read as "A3345", a fourteen-digit number as "029" and
+    /// "547773") that it reads whole as a single line. Lines that share a row (overlapping by
+    /// half the smaller's height) are one row; a row is read again across its width, and a little
+    /// beyond, as one line, and that reading replaces the row's when it has more letters and digits
+    /// in confident words, or as many in fewer words. Only a row read with doubt is read again (a word under `rereadBelow`
+    /// confidence, or one less than half the typical word's height): each costs a recognition.
+    static func rereadingRows(_ lines: [TextLine], in frame: Frame, with reader: TextReader) -> [TextLine] {
+        let heights = lines.flatMap(\.words).filter { $0.text.contains { $0.isLetter || $0.isNumber } }.map(\.box.height).sorted()
+        guard !heights.isEmpty else { return lines }
+        let typical = heights[heights.count / 2]
+        var rows: [[TextLine]] = []
+        for line in lines.sorted(by: { ($0.box.y, $0.box.x) < ($1.box.y, $1.box.x) }) {
+            func sharesRow(_ other: TextLine) -> Bool {
+                let overlap = min(line.box.maxY, other.box.maxY) - max(line.box.y, other.box.y)
+                return overlap * 2 >= min(line.box.height, other.box.height)
+            }
+            if let r = rows.lastIndex(where: { $0.contains(where: sharesRow) }) { rows[r].append(line) } else { rows.append([line]) }
+        }
+        var out: [TextLine] = []
+        for row in rows {
+            guard let first = row.first else { continue }
+            let box = row.dropFirst().reduce(first.box) { $0.union($1.box) }
+            // A word read with doubt, or one less than half as tall as print (a piece of a
+            // character), says the row was not read whole.
+            let doubtful = row.flatMap(\.words).contains {
+                $0.text.contains { $0.isLetter || $0.isNumber } && ($0.confidence < Self.rereadBelow || $0.box.height * 2 < typical)
+            }
+            guard doubtful, box.height <= typical * 2 else {
+                out += row
+                continue
+            }
+            let band = Box(
+                x: box.x - 2 * typical, y: box.y - typical / 3, width: box.width + 4 * typical, height: box.height + typical * 2 / 3)
+            let again = reader.read(frame, within: band, as: .singleLine)
+            // As much read, in fewer pieces, is read better too.
+            let (more, same) = (characters(again), characters(row))
+            let whole = more == same && again.flatMap(\.words).count < row.flatMap(\.words).count
+            out += more > same || whole ? again : row
+        }
+        return out.sorted { ($0.box.y, $0.box.x) < ($1.box.y, $1.box.x) }
+    }
+
+    /// A row with a word read with less confidence than this is read again as one line.
+    static let rereadBelow = 80.0
 
     /// Letters and digits in confident words: how much of the print a reading got.
     static func characters(_ lines: [TextLine]) -> Int {

@@ -61,3 +61,30 @@ struct SmallPrintTests {
         #expect(FrameReader.isSmallAndDoubtful(reader.text.read(try farAway("lenovo-thinkpad"))))
     }
 }
+
+@Suite("Rows read again as one line")
+struct RowRereadTests {
+    @Test("thin, widely spaced print tesseract's sparse layout broke into pieces is read whole as one line")
+    func thinMonospaced() throws {
+        let frame = try ImageFile.load("\(root)/Devices/labels/syringe-driver-thin-mono.png")
+        let lines = try FrameReader().read(frame).filter { !$0.source.isBarcode }.map(\.value)
+        #expect(lines.contains { $0.hasSuffix("VFA33456") }, "\(lines)")
+        #expect(lines.contains { $0.contains("02954777384383") }, "\(lines)")
+    }
+
+    @Test("a row read again is kept only where it reads more letters and digits with confidence")
+    func keptOnlyWhenMore() throws {
+        let reader = try TextReader()
+        let frame = try ImageFile.load("\(root)/Devices/labels/syringe-driver-thin-mono.png")
+        // The value's row as the sparse layout read it: a piece, with doubt.
+        let piece = TextLine(
+            words: [Word(text: "A3345", box: Box(x: 402, y: 200, width: 68, height: 14), confidence: 60)],
+            box: Box(x: 402, y: 200, width: 68, height: 14))
+        let again = FrameReader.rereadingRows([piece], in: frame, with: reader)
+        #expect(again.map { $0.words.map(\.text).joined(separator: " ") }.contains { $0.contains("VFA33456") }, "\(again)")
+        // Read with confidence, a row is not read again.
+        var sure = piece
+        sure.words[0].confidence = 95
+        #expect(FrameReader.rereadingRows([sure], in: frame, with: reader) == [sure])
+    }
+}
