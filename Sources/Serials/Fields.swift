@@ -445,6 +445,10 @@ enum Barcodes {
             let restFits = Grammar.known.filter { $0.isSpecific && $0.fit(rest) == rest }
             let fitsWhole = Grammar.known.contains { $0.isSpecific && $0.fit(data) == data }
             if !restFits.isEmpty && !fitsWhole { return restFits.contains(where: \.isDecisive) ? [rest, data] : [data, rest] }
+            // In no vendor's format either way, the S may still be the identifier ANSI MH10.8.2
+            // gives a serial (an asset label's commonest): the rest is offered after the exact
+            // value, where it is shaped like a serial itself.
+            if !fitsWhole, !plainValue(data).isEmpty, Tokens.looksLikeSerial(rest) { return [data, rest] }
         }
         return plainValue(data)
     }

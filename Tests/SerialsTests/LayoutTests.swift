@@ -364,6 +364,13 @@ struct ConfusionTests {
     func sPrefix() {
         #expect(SerialExtractor.candidates([code("SC0485383502")]).map(\.value).first == "SC0485383502")
         #expect(SerialExtractor.candidates([text("(S) Serial No. C0485383502", 1), code("SC0485383502")]).first?.value == "C0485383502")
+        // In no vendor's format, with or without the S: the rest is still offered, after it (the
+        // S may be MH10.8.2's serial identifier), where it is shaped like a serial.
+        let plain = SerialExtractor.candidates([code("S07461961")])
+        #expect(plain.map(\.value) == ["S07461961", "07461961"])
+        #expect(plain.map(\.evidence) == [.barcode, .barcode])
+        // A word of letters is not cut: its rest is no serial.
+        #expect(SerialExtractor.candidates([code("SHELVING")]).map(\.value) == ["SHELVING"])
     }
 
     @Test("an S before a value only a vendor's format explains without it: the value without the S first")
