@@ -213,12 +213,13 @@ public final class FrameReader {
     /// `lines` with each row of print read again as one line, where that reads more of it.
     ///
     /// Looking for text anywhere, tesseract breaks thin or widely spaced print into pieces
-    /// ("VFA33456" in a thin monospaced face read as "A3345", a fourteen-digit number as "029" and
-    /// "547773") that it reads whole as a single line. Lines that share a row (overlapping by
-    /// half the smaller's height) are one row; a row is read again across its width, and a little
-    /// beyond, as one line, and that reading replaces the row's when it has more letters and digits
-    /// in confident words, or as many in fewer words. Only a row read with doubt is read again (a word under `rereadBelow`
-    /// confidence, or one less than half the typical word's height): each costs a recognition.
+    /// ("VFA33456" in a thin monospaced face read as "A3345", a fourteen-digit number as
+    /// "029547773" and "383") that it reads whole as a single line. Lines that share a row
+    /// (overlapping by half the smaller's height) are one row; a row is read again across its
+    /// width, and a little beyond, as one line, and that reading replaces the row's when it has
+    /// more letters and digits in confident words, or as many in fewer words. Only a row read with
+    /// doubt is read again (a word under `rereadBelow` confidence, or one less than half the
+    /// typical word's height): each costs a recognition.
     static func rereadingRows(_ lines: [TextLine], in frame: Frame, with reader: TextReader) -> [TextLine] {
         let heights = lines.flatMap(\.words).filter { $0.text.contains { $0.isLetter || $0.isNumber } }.map(\.box.height).sorted()
         guard !heights.isEmpty else { return lines }
