@@ -27,13 +27,22 @@ public final class FrameReader {
 
     /// Every reading in `frame`: barcodes first, in zbar's order, then printed lines top to bottom.
     public func read(_ frame: Frame, passes: Passes = .all) -> [Reading] {
-        let symbols = passes.contains(.barcodes) ? barcodes.read(frame) : []
+        var symbols = passes.contains(.barcodes) ? barcodes.read(frame) : []
         var lines: [TextLine] = []
         var skew = 0.0
         if passes.contains(.text) {
             let upright = UprightFrame(Self.blanking(symbols.map(Self.printedArea), in: frame))
             skew = upright.angle
-            let page = Rules.erased(upright.frame)
+            var uprightPage = upright.frame
+            // No barcode read on a tilted frame: the codes are looked for again with the frame
+            // upright (zxing-cpp misses a rectangular DataMatrix turned ten degrees), their boxes
+            // brought back to the frame's own pixels, and painted over before text is read.
+            if passes.contains(.barcodes), symbols.isEmpty, upright.angle != 0 {
+                let found = barcodes.read(upright.frame)
+                uprightPage = Self.blanking(found.map(Self.printedArea), in: upright.frame)
+                symbols = found.map { BarcodeSymbol(value: $0.value, symbology: $0.symbology, box: upright.originalBox($0.box)) }
+            }
+            let page = Rules.erased(uprightPage)
             var read = text.read(page)
             // Small print (a label far from the lens) read with doubt is read again at twice the
             // size, and kept when that reads more of it; boxes are brought back to the frame's

@@ -109,3 +109,23 @@ struct LinearBesideTests {
         #expect(symbols.contains { $0.symbology == "CODE-128" && $0.value == "FVFU2026660H" }, "\(symbols)")
     }
 }
+
+@Suite("Codes read again on the frame turned upright")
+struct UprightCodeTests {
+    @Test("a rectangular DataMatrix on a label turned about eleven degrees is read once the frame is upright; its box is the frame's")
+    func tiltedRectangularDataMatrix() throws {
+        // From the second house's development half (seed 202, apple-2d-3-tilt): zxing-cpp reads no
+        // code in the frame as it is; no .expected, as BarcodeReader alone reads nothing here.
+        let frame = try ImageFile.load("\(root)/Devices/codes/tilted-rect-datamatrix.png")
+        #expect(try BarcodeReader().read(frame).isEmpty)
+        let readings = try FrameReader().read(frame)
+        let code = readings.first { $0.source == .barcode(symbology: "DATAMATRIX") }
+        #expect(code?.value == "DMPBUUPDTRCX", "\(readings)")
+        // Where the code is printed on the original frame: left of the middle, in the upper half.
+        if let box = code?.box { #expect(box.x > 250 && box.maxX < 720 && box.y > 120 && box.maxY < 380, "\(box)") }
+        // No text is read off its modules.
+        #expect(readings.filter { !$0.source.isBarcode }.allSatisfy { $0.box.intersectionArea(code?.box ?? $0.box) * 2 <= $0.box.area })
+        // Barcodes alone are read as they are: the frame is turned only for the text pass.
+        #expect(try FrameReader().read(frame, passes: .barcodes).isEmpty)
+    }
+}
