@@ -180,11 +180,21 @@ public final class FrameReader {
     /// pixels high and the words with a letter or digit have a mean confidence under
     /// `confidentReading`.
     static func isSmallAndDoubtful(_ lines: [TextLine]) -> Bool {
-        let words = lines.flatMap(\.words).filter { $0.text.contains { $0.isLetter || $0.isNumber } }
-        guard !words.isEmpty else { return false }
-        let heights = words.map(\.box.height).sorted()
+        let words = printedWords(lines)
+        guard let typical = typicalHeight(words) else { return false }
         let confidence = words.map(\.confidence).reduce(0, +) / Double(words.count)
-        return heights[heights.count / 2] < smallPrint && confidence < confidentReading
+        return typical < smallPrint && confidence < confidentReading
+    }
+
+    /// The words of `lines` with a letter or digit: print, not a mark.
+    static func printedWords(_ lines: [TextLine]) -> [Word] {
+        lines.flatMap(\.words).filter { $0.text.contains { $0.isLetter || $0.isNumber } }
+    }
+
+    /// The median height of `words`; nil where there are none.
+    static func typicalHeight(_ words: [Word]) -> Int? {
+        let heights = words.map(\.box.height).sorted()
+        return heights.isEmpty ? nil : heights[heights.count / 2]
     }
 
     /// `lines` with each word tesseract boxed across two lines of print read again on its own.
@@ -195,9 +205,7 @@ public final class FrameReader {
     /// not five times taller, which is a barcode's bars) is read again alone as a block of lines;
     /// where that finds two lines or more, they replace it.
     static func splittingMergedLines(_ lines: [TextLine], in frame: Frame, with reader: TextReader) -> [TextLine] {
-        let heights = lines.flatMap(\.words).filter { $0.text.contains { $0.isLetter || $0.isNumber } }.map(\.box.height).sorted()
-        guard !heights.isEmpty else { return lines }
-        let typical = Double(heights[heights.count / 2])
+        guard let typical = typicalHeight(printedWords(lines)).map(Double.init) else { return lines }
         var out: [TextLine] = []
         for line in lines {
             var kept: [Word] = []
@@ -230,9 +238,7 @@ public final class FrameReader {
     /// doubt is read again (a word under `rereadBelow` confidence, or one less than half the
     /// typical word's height): each costs a recognition.
     static func rereadingRows(_ lines: [TextLine], in frame: Frame, with reader: TextReader) -> [TextLine] {
-        let heights = lines.flatMap(\.words).filter { $0.text.contains { $0.isLetter || $0.isNumber } }.map(\.box.height).sorted()
-        guard !heights.isEmpty else { return lines }
-        let typical = heights[heights.count / 2]
+        guard let typical = typicalHeight(printedWords(lines)) else { return lines }
         var rows: [[TextLine]] = []
         for line in lines.sorted(by: { ($0.box.y, $0.box.x) < ($1.box.y, $1.box.x) }) {
             func sharesRow(_ other: TextLine) -> Bool {
@@ -247,9 +253,7 @@ public final class FrameReader {
             let box = row.dropFirst().reduce(first.box) { $0.union($1.box) }
             // A word read with doubt, or one less than half as tall as print (a piece of a
             // character), says the row was not read whole.
-            let doubtful = row.flatMap(\.words).contains {
-                $0.text.contains { $0.isLetter || $0.isNumber } && ($0.confidence < Self.rereadBelow || $0.box.height * 2 < typical)
-            }
+            let doubtful = printedWords(row).contains { $0.confidence < Self.rereadBelow || $0.box.height * 2 < typical }
             guard doubtful, box.height <= typical * 2 else {
                 out += row
                 continue

@@ -222,7 +222,7 @@ enum Layout {
         // "(Serial #)"): then the box must hold nothing but the keyword.
         guard text.hasPrefix("(") || text.hasSuffix(")"), text.count > 2 else { return nil }
         let bare = text.filter { $0 != "(" && $0 != ")" }
-        return awaiting(bare) && Keywords.fields(in: bare).allSatisfy({ $0.kind != .none }) ? bare : nil
+        return onlyKeywords(bare) ? bare : nil
     }
 
     /// A line that is one value and then a keyword with nothing after it, split into the two:
@@ -233,10 +233,13 @@ enum Layout {
         guard words.count >= 2 else { return nil }
         let value = String(words[0])
         let keyword = words.dropFirst().joined(separator: " ")
-        guard value.count >= 4, value.contains(where: \.isNumber), awaiting(keyword),
-            Keywords.fields(in: keyword).allSatisfy({ $0.kind != .none })
-        else { return nil }
+        guard value.count >= 4, value.contains(where: \.isNumber), onlyKeywords(keyword) else { return nil }
         return (value, keyword)
+    }
+
+    /// Whether `text` is keywords alone, the last with nothing after it ("SER. NO.", "Serial").
+    static func onlyKeywords(_ text: String) -> Bool {
+        awaiting(text) && Keywords.fields(in: text).allSatisfy { $0.kind != .none }
     }
 
     /// Whether `text` ends in a keyword with nothing after it.
