@@ -10,8 +10,8 @@ enum BenchReadCommand: Command {
         Usage: fieldrig bench read [options] [FILE...]
 
         Times reading each image in this process on one core: each barcode engine alone (zbar,
-        zxing-cpp for the 2-D codes zbar cannot read, and zxing-cpp's second look for a
-        DataMatrix in four tiles), barcodes only (all of these), printed text only (tesseract)
+        zbar again on the frame made black and white, zxing-cpp for the 2-D codes zbar cannot
+        read, and zxing-cpp's second look for a DataMatrix in four tiles), barcodes only (all of these), printed text only (tesseract)
         and the same pass (both), as the median and 90th percentile per frame.
         Then times the whole tool, 'fieldrig read FILE...', against running the 'zbarimg' and
         'tesseract' command-line tools on each file, in the same run, and prints the ratio.
@@ -43,14 +43,17 @@ enum BenchReadCommand: Command {
 
         emit("Reading \(frames.count) images, \(runs) runs each, one core (\(frames[0].width)x\(frames[0].height) first).")
         emit("pass          median      p90")
-        // The barcode pass's two engines on their own: zbar (linear codes and QR) and zxing-cpp
+        // The barcode pass's two engines on their own: zbar (linear codes and QR; then linear
+        // codes only, along rows of the frame made black and white) and zxing-cpp
         // (the 2-D codes zbar cannot read), and zxing-cpp's second look for a DataMatrix, in
         // tiles, where the whole frame showed none, and its third, around the patches dense
         // with contrast, where nothing at all was read.
         let matrix = MatrixCodeReader()
         let packed = frames.map { $0.packed() }
         for (label, engine) in [
-            ("  zbar", { (f: Frame) in _ = reader.barcodes.readWithZBar(f) }), ("  zxing 2-D", { (f: Frame) in _ = matrix.read(f) }),
+            ("  zbar", { (f: Frame) in _ = reader.barcodes.readWithZBar(f) }),
+            ("  zbar b/w", { (f: Frame) in _ = reader.barcodes.readWithZBar(f.twoLevel(), rowsApart: 4) }),
+            ("  zxing 2-D", { (f: Frame) in _ = matrix.read(f) }),
             ("  DM tiles", { (f: Frame) in _ = matrix.readDataMatrixInTiles(f) }),
             ("  patches", { (f: Frame) in _ = matrix.readAroundDensePatches(f) }),
         ] {

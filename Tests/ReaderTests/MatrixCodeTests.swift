@@ -108,6 +108,22 @@ struct LinearBesideTests {
         let symbols = try BarcodeReader().read(frame)
         #expect(symbols.contains { $0.symbology == "CODE-128" && $0.value == "FVFU2026660H" }, "\(symbols)")
     }
+
+    @Test("two Code 128s on a JPEG label: zbar reads them on the frame made black and white where it misses them in gray")
+    func twoCodesJPEG() throws {
+        // From the second house's development half (seed 101, supermicro-barcode-5-jpeg): zbar
+        // reads neither code in the gray frame, zxing-cpp reads one linear code a call; zbarimg
+        // reads both once ImageMagick thresholds the frame.
+        let frame = try ImageFile.load("\(root)/Devices/codes/two-codes-jpeg.png")
+        let reader = try BarcodeReader()
+        #expect(reader.readWithZBar(frame).isEmpty)
+        let values = Set(reader.read(frame).map(\.value))
+        #expect(values == ["VM39TR396416", "0308ABCEC469"])
+        // The parting level lies between the label's white and the bars' black.
+        #expect((60...200).contains(Int(frame.partingLevel)))
+        let twoLevel = frame.twoLevel()
+        #expect(Set(twoLevel.bytes) == [0, 255] && twoLevel.width == frame.width && twoLevel.height == frame.height)
+    }
 }
 
 @Suite("Codes read again on the frame turned upright")
