@@ -127,7 +127,7 @@ public enum SerialExtractor {
         }
         pool.mergeConfusedPrint()
         let decisive = formats.filter(\.isDecisive)
-        var found = pool.result(expressServiceCodes: escs, formats: decisive)
+        var found = pool.result(expressServiceCodes: escs, formats: decisive, makersFormats: makersFormats)
         // A Dell label's Express Service Code is its service tag in base 36: where no candidate
         // is that tag (OCR lost the tag, or misread it past mending), the code's own tag is one,
         // read from the code's line.
@@ -255,8 +255,9 @@ struct Pool {
     /// takes them for: O for 0, I for J.
     static let readAgain: [Character: Character] = ["O": "0", "I": "J"]
 
-    /// The candidates, ranked; `formats`: the decisive vendor formats that apply to the label.
-    func result(expressServiceCodes: [String], formats: [Grammar] = []) -> [SerialCandidate] {
+    /// The candidates, ranked; `formats`: the decisive vendor formats that apply to the label;
+    /// `makersFormats`: the formats of the makers its print names.
+    func result(expressServiceCodes: [String], formats: [Grammar] = [], makersFormats: [Grammar] = []) -> [SerialCandidate] {
         struct Ranked {
             var candidate: SerialCandidate
             var tier: Int
@@ -295,9 +296,14 @@ struct Pool {
             case (.agree, false): tier = confirmedByESC ? 0 : 1
             case (.text, _): tier = confirmedByESC ? 1 : 2
             default:
-                tier =
-                    !entry.exactBarcode
-                    ? 5 : Grammar.known.contains { $0.isSpecific && $0.fit(value) == value } ? 3 : NotSerial.mayBeBareMAC(value) ? 5 : 4
+                // A barcode alone: first one in a vendor's specific format, the format of the
+                // maker the print names where it names one; a value that may be a bare MAC last,
+                // also one that only opens like another maker's serial (a MAC "D25655CFEA53" on
+                // a Supermicro board: D25 is an Apple plant).
+                let inFormat =
+                    makersFormats.isEmpty
+                    ? Grammar.known.contains { $0.isSpecific && $0.fit(value) == value } : makersFormats.contains { $0.fit(value) == value }
+                tier = !entry.exactBarcode ? 5 : inFormat ? 3 : NotSerial.mayBeBareMAC(value) ? 5 : 4
             }
             ranked.append(
                 Ranked(

@@ -180,6 +180,10 @@ struct ExtractorTests {
     func bareMACAfter() {
         let values = SerialExtractor.candidates([code("E1CE2383A307"), code("ZM55LC387938", "CODE-39")]).map(\.value)
         #expect(values == ["ZM55LC387938", "E1CE2383A307"])
+        // Also one that happens to open like another maker's serial (D25, an Apple plant's), on a
+        // label naming the maker whose format the other barcode fits.
+        let supermicro = [text("SUPERMICRO X11DPi-N", 1), code("D25655CFEA53"), code("OM60LD415431")]
+        #expect(SerialExtractor.candidates(supermicro).map(\.value) == ["OM60LD415431", "D25655CFEA53"])
         // Twelve digits with no letter are not taken for a MAC.
         #expect(!NotSerial.mayBeBareMAC("123456789012") && NotSerial.mayBeBareMAC("9C3DCFA1220B"))
     }
