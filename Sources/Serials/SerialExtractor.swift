@@ -94,8 +94,12 @@ public enum SerialExtractor {
                     }
                 case .none:
                     // An unlabelled token on its own line is evidence only if a barcode agrees.
+                    // A decisive vendor format undoes its confusions here too ("FD0135912DK": Cisco's
+                    // FDO), so that a barcode it disagrees with is shown beside the value printed.
                     for token in Tokens.joinedHyphens(field.value).split(separator: " ") where Tokens.looksLikeSerial(String(token)) {
-                        pool.add(String(token), place: reading.place, source: .unlabelledText)
+                        let value = String(token)
+                        let fixed = formats.lazy.filter(\.isDecisive).compactMap { $0.fit(value) }.first ?? value
+                        pool.add(fixed, place: reading.place, source: .unlabelledText)
                     }
                 }
             }

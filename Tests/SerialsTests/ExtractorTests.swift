@@ -188,6 +188,18 @@ struct ExtractorTests {
         #expect(!NotSerial.mayBeBareMAC("123456789012") && NotSerial.mayBeBareMAC("9C3DCFA1220B"))
     }
 
+    @Test("an unlabelled print disagreeing with a barcode is shown as its vendor's format reads it: Cisco's FDO, not FD0")
+    func unlabelledInFormat() {
+        // The keyword lost to noise; the barcode's own human-readable line agrees with it.
+        let readings = [
+            text("CISCO C9200L", 1), text("PID: C9200L-24T-4G", 2), text("FD0135912DK", 3), text("FD2135912DK", 4),
+            code("FDZ135912DK"),
+        ]
+        let candidates = SerialExtractor.candidates(readings)
+        #expect(candidates.map(\.value) == ["FDZ135912DK", "FDO135912DK"])
+        #expect(candidates.last?.disagreesWith == ["FDZ135912DK"])
+    }
+
     @Test("structured barcodes: GS1 AI 21, Lenovo's 1S, a serial parameter, a labelled QR")
     func structured() {
         #expect(Barcodes.serialValues("010950600013435221ABC123XYZ", symbology: "CODE-128") == ["ABC123XYZ"])
