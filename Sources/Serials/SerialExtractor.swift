@@ -140,35 +140,46 @@ public enum SerialExtractor {
             found.append(
                 SerialCandidate(value: tag, whereRead: [place + " (the Express Service Code)"], evidence: .text, disagreesWith: []))
         }
-        return found.isEmpty ? shapedLikeSerials(readings, formats: decisive) : found
+        return found.isEmpty ? shapedLikeSerials(readings, formats: decisive, makersFormats: makersFormats) : found
     }
 
     /// Where nothing else is a candidate (no keyword named a serial, or OCR lost it to glare or
     /// a shadow, and no barcode could be one): the unlabelled printed values in a decisive
     /// vendor format (`formats`: the decisive ones that apply to the label), in the order
     /// printed; failing those, the unlabelled values shaped like codes (letters and digits
-    /// both, six or more, nothing else), those of the label's top line (its maker and model:
-    /// "Juniper SRX345") last. Better the values the camera read to tap than typing one by hand;
-    /// what a keyword names as something else is never among them.
-    static func shapedLikeSerials(_ readings: [SerialReading], formats: [Grammar]) -> [SerialCandidate] {
+    /// both, six or more, nothing else, or letters alone in the format of the maker the label
+    /// names: Lenovo's "PFSSWYGD"), then numbers of seven digits or more (a nameplate's
+    /// serial), those of the label's top line (its maker and model: "Juniper SRX345") last.
+    /// Better the values the camera read to tap than typing one by hand; what a keyword names as
+    /// something else is never among them.
+    static func shapedLikeSerials(_ readings: [SerialReading], formats: [Grammar], makersFormats: [Grammar] = []) -> [SerialCandidate] {
         var inFormat: [SerialCandidate] = []
         var codes: [SerialCandidate] = []
+        var numbers: [SerialCandidate] = []
         var titleCodes: [SerialCandidate] = []
+        func makersShape(_ value: String) -> Bool {
+            value.allSatisfy { $0.isASCII && ($0.isUppercase || $0.isNumber) } && makersFormats.contains { $0.fit(value) == value }
+        }
         let printed = readings.filter { !$0.isBarcode }
         let title = printed.min { ($0.box?.y ?? .max) < ($1.box?.y ?? .max) }?.place
         for reading in printed {
             for field in Keywords.fields(in: reading.value) where field.kind == .none {
                 for token in Tokens.runOn(field.value) {
                     let value = Tokens.withOCRSymbols(String(token))
-                    guard Tokens.looksLikeSerial(value) else { continue }
+                    guard Tokens.looksLikeSerial(value) || reading.place != title && makersShape(String(token)) && !NotSerial.check(value)
+                    else {
+                        continue
+                    }
+                    let code = SerialCandidate(value: value, whereRead: [reading.place], evidence: .text, disagreesWith: [])
                     if let fixed = formats.lazy.compactMap({ $0.fit(value) }).first {
                         if !inFormat.contains(where: { $0.value == fixed }) {
                             inFormat.append(SerialCandidate(value: fixed, whereRead: [reading.place], evidence: .text, disagreesWith: []))
                         }
-                    } else if value.count >= 6, value.allSatisfy({ $0.isLetter || $0.isNumber }), value.contains(where: \.isLetter),
-                        !Keywords.words.contains(value), !(codes + titleCodes).contains(where: { $0.value == value })
-                    {
-                        let code = SerialCandidate(value: value, whereRead: [reading.place], evidence: .text, disagreesWith: [])
+                    } else if (codes + numbers + titleCodes).contains(where: { $0.value == value }) || Keywords.words.contains(value) {
+                        continue
+                    } else if reading.place != title, value.count >= 7, value.allSatisfy(\.isNumber) {
+                        numbers.append(code)
+                    } else if value.count >= 6, value.allSatisfy({ $0.isLetter || $0.isNumber }), value.contains(where: \.isLetter) {
                         if reading.place == title { titleCodes.append(code) } else { codes.append(code) }
                     }
                 }
@@ -176,7 +187,7 @@ public enum SerialExtractor {
         }
         // Each with its second readings, as a labelled print is offered.
         var offered: [SerialCandidate] = []
-        for candidate in inFormat.isEmpty ? codes + titleCodes : inFormat {
+        for candidate in inFormat.isEmpty ? codes + numbers + titleCodes : inFormat {
             let seconds = Pool.secondReadings(of: candidate.value, formats: formats).map { reading in
                 (
                     SerialCandidate(

@@ -200,6 +200,23 @@ struct ExtractorTests {
         #expect(candidates.last?.disagreesWith == ["FDZ135912DK"])
     }
 
+    @Test("with no keyword left, a number of seven digits or more, and letters alone in the named maker's format, are offered")
+    func unlabelledNumbersAndLetters() {
+        // A nameplate's caption "(Serial no.)" read as "Geral no)".
+        let nameplate = [
+            text("KVM CONSOLE 8-PORT", 1), text("RATING 100-240V~", 2), text("47633537", 3), text("Geral no)", 4),
+            text("MODEL KEE-3483", 5),
+        ]
+        #expect(SerialExtractor.candidates(nameplate).map(\.value) == ["47633537"])
+        // Lenovo's "SN" lost to glare; its serials may be letters alone. The title's "ThinkPad" is not one.
+        let lenovo = [text("Lenovo ThinkPad T14", 1), text("MTM: 67Y03324Y3", 2), text("PFSSWYGD", 3), text("Type/Model: 67Y0-3324Y3", 4)]
+        #expect(SerialExtractor.candidates(lenovo).map(\.value) == ["PFSSWYGD"])
+        // Letters alone, where no maker the print names has them in its format, are a word.
+        #expect(SerialExtractor.candidates([text("ACME PRINTER", 1), text("PFSSWYGD", 2)]).isEmpty)
+        // Short numbers are not offered: a rating, a year.
+        #expect(SerialExtractor.candidates([text("ACME PRINTER", 1), text("RATING 2400", 2), text("123456", 3)]).isEmpty)
+    }
+
     @Test("structured barcodes: GS1 AI 21, Lenovo's 1S, a serial parameter, a labelled QR")
     func structured() {
         #expect(Barcodes.serialValues("010950600013435221ABC123XYZ", symbology: "CODE-128") == ["ABC123XYZ"])
