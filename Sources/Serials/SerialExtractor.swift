@@ -292,6 +292,9 @@ struct Pool {
         // may be a data identifier): an unlabelled print a character or two from one is the same
         // field printed, disagreeing (from one the print names, it is only a misreading).
         let unbacked = entries.values.filter { $0.fromBarcode && !$0.sources.contains(.labelledText) }.compactMap(\.barcodeValue)
+        let barcodeInMakersFormat = entries.values.contains { entry in
+            entry.exactBarcode && entry.barcodeValue.map { value in makersFormats.contains { $0.fit(value) == value } } == true
+        }
         for (_, entry) in entries {
             let fromBarcode = entry.fromBarcode
             let labelled = entry.sources.contains(.labelledText)
@@ -309,7 +312,11 @@ struct Pool {
             switch (evidence, labelled) {
             case (.agree, true): tier = 0
             case (.agree, false): tier = confirmedByESC ? 0 : 1
-            case (.text, _): tier = confirmedByESC ? 1 : 2
+            case (.text, _):
+                // A print in no format of the maker the label names (OCR lost or split some of
+                // it: "Fou MINFB" for PG0MNFB) comes after a barcode alone in that format.
+                let outOfFormat = !makersFormats.isEmpty && !makersFormats.contains { $0.fit(value) != nil }
+                tier = confirmedByESC ? 1 : outOfFormat && barcodeInMakersFormat ? 4 : 2
             default:
                 // A barcode alone: first one in a vendor's specific format, the format of the
                 // maker the print names where it names one; a value that may be a bare MAC last,

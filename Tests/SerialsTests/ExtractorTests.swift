@@ -217,6 +217,19 @@ struct ExtractorTests {
         #expect(SerialExtractor.candidates([text("ACME PRINTER", 1), text("RATING 2400", 2), text("123456", 3)]).isEmpty)
     }
 
+    @Test("a labelled print in no format of the maker the label names comes after a barcode in that format; one in it, before")
+    func printOutOfMakersFormat() {
+        // OCR split the tilted tag "PG0MNFB" into "Fou" and "MINFB": five characters, no Dell tag.
+        let split = [text("DELL OptiPlex 7090", 1), text("SERIAL: Fou MINFB", 2), code("PG0MNFB", "QR-Code")]
+        #expect(SerialExtractor.candidates(split).first?.value == "PG0MNFB")
+        // A tag of seven is a Dell tag: the print the keyword names leads.
+        let whole = [text("DELL OptiPlex 7090", 1), text("SERIAL: 9J923TB", 2), code("PG0MNFB", "QR-Code")]
+        #expect(SerialExtractor.candidates(whole).first?.value == "9J923TB")
+        // Where the label names no maker, the print the keyword names leads.
+        let unnamed = [text("OptiPlex 7090", 1), text("SERIAL: Fou MINFB", 2), code("PG0MNFB", "QR-Code")]
+        #expect(SerialExtractor.candidates(unnamed).first?.value == "MINFB")
+    }
+
     @Test("structured barcodes: GS1 AI 21, Lenovo's 1S, a serial parameter, a labelled QR")
     func structured() {
         #expect(Barcodes.serialValues("010950600013435221ABC123XYZ", symbology: "CODE-128") == ["ABC123XYZ"])
