@@ -237,9 +237,16 @@ enum Tokens {
     /// OCR read twice (beside itself or a look-alike: "SNXFJPO0G602322H") is taken out where that
     /// makes a decisive format fit, with the least left to correct, unless a barcode on the label
     /// is what the print was read from (which settles the stray character better).
-    static func correctByGrammar(_ value: String, formats grammars: [Grammar] = formats(label: ""), barcodes: [String] = []) -> String {
+    /// A number printed in digits alone keeps them in a loose format (one not decisive) of a
+    /// maker the label does not name (`makers`: the formats of those it names): Lenovo's
+    /// "AAxxxxxx" would make a nameplate's "15990565" "IS990565".
+    static func correctByGrammar(
+        _ value: String, formats grammars: [Grammar] = formats(label: ""), makers: [Grammar]? = nil, barcodes: [String] = []
+    ) -> String {
         for grammar in grammars {
-            if let fixed = grammar.fit(value) { return fixed }
+            guard let fixed = grammar.fit(value) else { continue }
+            let named = makers.map { makers in makers.contains { $0.vendor == grammar.vendor } } ?? true
+            return grammar.isDecisive || named || !value.allSatisfy(\.isNumber) ? fixed : value
         }
         // A barcode OCR could have printed it from says which character is the stray one.
         if barcodes.contains(where: { readAs(value, $0) }) { return value }

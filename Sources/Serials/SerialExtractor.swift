@@ -78,7 +78,7 @@ public enum SerialExtractor {
                     // A PPID is a part's, whatever the line beside it says (a tilted table
                     // pairs rows wrongly).
                     guard let value = Tokens.serialToken(field.value), !NotSerial.isDellPPID(value) else { continue }
-                    let corrected = Tokens.correctByGrammar(value, formats: formats, barcodes: barcodes)
+                    let corrected = Tokens.correctByGrammar(value, formats: formats, makers: makersFormats, barcodes: barcodes)
                     pool.add(corrected, place: reading.place, source: .labelledText)
                     for second in Tokens.strayReadings(corrected, formats: makersFormats, barcodes: barcodes) {
                         pool.add(second, place: reading.place + " (a character read twice taken out)", source: .labelledText)

@@ -230,6 +230,16 @@ struct ExtractorTests {
         #expect(SerialExtractor.candidates(unnamed).first?.value == "MINFB")
     }
 
+    @Test("a loose maker's format makes letters of a number printed in digits alone only on a label naming that maker")
+    func looseFormatOnlyForItsMaker() {
+        // Lenovo's "AAxxxxxx" would make a nameplate's eight digits start with letters.
+        #expect(SerialExtractor.candidates([text("KVM CONSOLE 8-PORT", 1), text("SER. NO. 15990565", 2)]).map(\.value) == ["15990565"])
+        #expect(SerialExtractor.candidates([text("Lenovo ThinkPad T14", 1), text("S/N: 15990565", 2)]).first?.value == "IS990565")
+        // A value with letters in it is mended as before (Apple's eleven: a digit third).
+        #expect(
+            SerialExtractor.candidates([text("Property of Example Ltd", 1), text("S/N: X7B9R95KUCV", 2)]).first?.value == "X789R95KUCV")
+    }
+
     @Test("structured barcodes: GS1 AI 21, Lenovo's 1S, a serial parameter, a labelled QR")
     func structured() {
         #expect(Barcodes.serialValues("010950600013435221ABC123XYZ", symbology: "CODE-128") == ["ABC123XYZ"])
