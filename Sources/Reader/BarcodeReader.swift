@@ -2,11 +2,12 @@ import CZBar
 import Imaging
 
 /// Reads every barcode in a gray frame: zbar for EAN/UPC, Code 128/93/39, Codabar, ITF, DataBar
-/// and QR, in the frame and in the frame made black and white; zxing-cpp for what zbar cannot (DataMatrix, PDF417, Aztec, Micro QR), and for every
-/// format besides (a noisy or damaged linear code zbar missed, beside one it read); when no DataMatrix
-/// was found, zxing-cpp again for one in four overlapping tiles (it misses one far from the middle
-/// of a frame beside other print); and, when none of that finds anything, zxing-cpp on the
-/// inverted frame for codes printed light on dark.
+/// and QR, then for the linear codes again in the frame made black and white; zxing-cpp for what
+/// zbar cannot (DataMatrix, PDF417, Aztec, Micro QR), and for every format besides (a noisy or
+/// damaged linear code zbar missed, beside one it read); when no DataMatrix was found, zxing-cpp
+/// again for one in four overlapping tiles (it misses one far from the middle of a frame beside
+/// other print); and, when none of that finds anything, zxing-cpp on the inverted frame for codes
+/// printed light on dark.
 ///
 /// One scanner is kept and reused across frames. Not for sharing between threads: give each
 /// thread its own reader.
