@@ -253,13 +253,19 @@ public final class FrameReader {
             let box = row.dropFirst().reduce(first.box) { $0.union($1.box) }
             // A word read with doubt, or one less than half as tall as print (a piece of a
             // character), says the row was not read whole.
-            let doubtful = printedWords(row).contains { $0.confidence < Self.rereadBelow || $0.box.height * 2 < typical }
+            // So does print left unread at either end of the row: tesseract read "CND9232" of
+            // "CND923234B" with 91 confidence and boxed only what it read.
+            let printed = Self.printExtent(box, in: frame, typical: typical)
+            let doubtful =
+                printedWords(row).contains { $0.confidence < Self.rereadBelow || $0.box.height * 2 < typical }
+                || printed.x < box.x || printed.maxX > box.maxX
             guard doubtful, box.height <= typical * 2 else {
                 out += row
                 continue
             }
-            let band = Box(
-                x: box.x - 2 * typical, y: box.y - typical / 3, width: box.width + 4 * typical, height: box.height + typical * 2 / 3)
+            let left = min(box.x - 2 * typical, printed.x - typical / 2)
+            let right = max(box.maxX + 2 * typical, printed.maxX + typical / 2)
+            let band = Box(x: left, y: box.y - typical / 3, width: right - left, height: box.height + typical * 2 / 3)
             let again = reader.read(frame, within: band, as: .singleLine)
             // As much read, in fewer pieces, is read better too.
             let (more, same) = (characters(again), characters(row))
@@ -267,6 +273,45 @@ public final class FrameReader {
             out += more > same || whole ? again : row
         }
         return out.sorted { ($0.box.y, $0.box.x) < ($1.box.y, $1.box.x) }
+    }
+
+    /// How far the print of `row` reaches: its box, widened at either end over print tesseract
+    /// left unread (it read "CND9232" of "CND923234B" with 91 confidence and boxed only what it
+    /// read). Print is pixels as dark as the row's own, across its middle half, a stroke's worth
+    /// to a column of them; it continues while no gap wider than three quarters of the typical
+    /// word's height parts it from the box (a monospaced face sets its letters half a height
+    /// apart; a space between words is wider: a row read whole ends in paper).
+    static func printExtent(_ row: Box, in frame: Frame, typical: Int) -> Box {
+        guard let inside = frame.part(row) else { return row }
+        var (darkest, lightest) = (UInt8.max, UInt8.min)
+        for y in inside.y..<inside.maxY {
+            for x in inside.x..<inside.maxX {
+                let p = frame[x, y]
+                (darkest, lightest) = (min(darkest, p), max(lightest, p))
+            }
+        }
+        guard Int(lightest) - Int(darkest) >= 64 else { return row }
+        let ink = UInt8((Int(darkest) + Int(lightest)) / 2)
+        let top = max(0, row.y + row.height / 4)
+        let bottom = min(frame.height, top + max(1, row.height / 2))
+        func inked(_ x: Int) -> Bool {
+            var dark = 0
+            for y in top..<bottom where frame[x, y] < ink { dark += 1 }
+            return dark >= 2
+        }
+        let widest = max(1, typical * 3 / 4)
+        // Outward from each end while print continues, each gap no wider than `widest`.
+        func reach(from start: Int, step: Int) -> Int {
+            var (x, last) = (start, start - step)
+            while x >= 0, x < frame.width, abs(x - last) <= widest {
+                if inked(x) { last = x }
+                x += step
+            }
+            return last
+        }
+        let right = reach(from: row.maxX, step: 1)
+        let left = reach(from: row.x - 1, step: -1)
+        return Box(x: min(row.x, left), y: row.y, width: max(row.maxX, right + 1) - min(row.x, left), height: row.height)
     }
 
     /// A row with a word read with less confidence than this is read again as one line.

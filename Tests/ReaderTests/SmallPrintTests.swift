@@ -82,9 +82,29 @@ struct RowRereadTests {
             box: Box(x: 402, y: 200, width: 68, height: 14))
         let again = FrameReader.rereadingRows([piece], in: frame, with: reader)
         #expect(again.map { $0.words.map(\.text).joined(separator: " ") }.contains { $0.contains("VFA33456") }, "\(again)")
-        // Read with confidence, a row is not read again.
-        var sure = piece
-        sure.words[0].confidence = 95
+        // Read with confidence and boxed round all its print, a row is not read again.
+        let value = Box(x: 374, y: 200, width: 110, height: 14)
+        let sure = TextLine(words: [Word(text: "VFA33456", box: value, confidence: 95)], box: value)
         #expect(FrameReader.rereadingRows([sure], in: frame, with: reader) == [sure])
+        #expect(FrameReader.printExtent(value, in: frame, typical: 14) == value)
+        // Read with confidence but boxed round a piece, with print left past its ends, it is.
+        var confidentPiece = piece
+        confidentPiece.words[0].confidence = 95
+        #expect(FrameReader.printExtent(piece.box, in: frame, typical: 14).width > piece.box.width + 20)
+        let reread = FrameReader.rereadingRows([confidentPiece], in: frame, with: reader)
+        #expect(reread.map { $0.words.map(\.text).joined(separator: " ") }.contains { $0.contains("VFA33456") }, "\(reread)")
+    }
+
+    @Test("print tesseract read in part, confidently, and boxed only as far as it read is read again whole")
+    func cutWord() throws {
+        // From the second house's development half (seed 101, hp-under-1-lowres): "CND9232" of
+        // "CND923234B", read at 91, its box ending where the reading did.
+        let frame = try ImageFile.load("\(root)/Devices/labels/hp-elitebook-cut-word.png")
+        let lines = try FrameReader().read(frame).filter { !$0.source.isBarcode }.map(\.value)
+        #expect(lines.contains("CND923234B"), "\(lines)")
+        // Paper past both ends: the row's box is its print's.
+        let blank = Frame(width: 200, height: 60, bytes: [UInt8](repeating: 230, count: 200 * 60))
+        let row = Box(x: 50, y: 20, width: 60, height: 18)
+        #expect(FrameReader.printExtent(row, in: blank, typical: 18) == row)
     }
 }
