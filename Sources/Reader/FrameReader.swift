@@ -292,12 +292,12 @@ public final class FrameReader {
         }
         guard Int(lightest) - Int(darkest) >= 64 else { return row }
         let ink = UInt8((Int(darkest) + Int(lightest)) / 2)
-        let top = max(0, row.y + row.height / 4)
-        let bottom = min(frame.height, top + max(1, row.height / 2))
+        let top = min(max(0, row.y + row.height / 4), frame.height - 1)
+        let bottom = max(top + 1, min(frame.height, top + max(1, row.height / 2)))
         func inked(_ x: Int) -> Bool {
             var dark = 0
             for y in top..<bottom where frame[x, y] < ink { dark += 1 }
-            return dark >= 2
+            return dark >= min(2, bottom - top)
         }
         let widest = max(1, typical * 3 / 4)
         // Outward from each end while print continues, each gap no wider than `widest`.

@@ -106,5 +106,10 @@ struct RowRereadTests {
         let blank = Frame(width: 200, height: 60, bytes: [UInt8](repeating: 230, count: 200 * 60))
         let row = Box(x: 50, y: 20, width: 60, height: 18)
         #expect(FrameReader.printExtent(row, in: blank, typical: 18) == row)
+        // A row reaching past the frame's edges is measured inside them.
+        var inked = [UInt8](repeating: 230, count: 200 * 60)
+        for y in 40..<60 { for x in 0..<200 where x % 6 < 2 { inked[y * 200 + x] = 20 } }
+        let edge = Box(x: -10, y: 55, width: 100, height: 40)
+        #expect(FrameReader.printExtent(edge, in: Frame(width: 200, height: 60, bytes: inked), typical: 18).maxX >= 199)
     }
 }
