@@ -9,29 +9,48 @@ import Imaging
 /// other print); and, when none of that finds anything, zxing-cpp on the inverted frame for codes
 /// printed light on dark.
 ///
-/// One scanner is kept and reused across frames. Not for sharing between threads: give each
+/// Its zbar scanners are kept and reused across frames. Not for sharing between threads: give each
 /// thread its own reader.
 public final class BarcodeReader {
     private let scanner: OpaquePointer
+    /// The scanner of the black-and-white pass: linear codes only, along every fourth row.
+    private let rowScanner: OpaquePointer
     private let matrix = MatrixCodeReader()
 
     public init() throws(ReaderError) {
         guard let scanner = zbar_image_scanner_create() else { throw ReaderError(kind: .zbarUnavailable) }
-        // Every symbology zbar knows, each symbol reported once per frame, except the EAN-2 and
-        // EAN-5 add-ons: no device label carries one alone, and on a noisy frame zbar "finds"
-        // them in the noise.
-        zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_ENABLE, 1)
-        zbar_image_scanner_set_config(scanner, ZBAR_EAN2, ZBAR_CFG_ENABLE, 0)
-        zbar_image_scanner_set_config(scanner, ZBAR_EAN5, ZBAR_CFG_ENABLE, 0)
+        guard let rowScanner = zbar_image_scanner_create() else {
+            zbar_image_scanner_destroy(scanner)
+            throw ReaderError(kind: .zbarUnavailable)
+        }
+        for each in [scanner, rowScanner] {
+            // Every symbology zbar knows, each symbol reported once per frame, except the EAN-2
+            // and EAN-5 add-ons: no device label carries one alone, and on a noisy frame zbar
+            // "finds" them in the noise.
+            zbar_image_scanner_set_config(each, ZBAR_NONE, ZBAR_CFG_ENABLE, 1)
+            zbar_image_scanner_set_config(each, ZBAR_EAN2, ZBAR_CFG_ENABLE, 0)
+            zbar_image_scanner_set_config(each, ZBAR_EAN5, ZBAR_CFG_ENABLE, 0)
+            zbar_image_scanner_enable_cache(each, 0)
+        }
         // Every second row and column: a label's barcode is many rows tall, and this halves the
         // scan (measured 13.3 ms -> 8.7 ms a 1280x720 frame) with every fixture still decoded.
         zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_X_DENSITY, BarcodeReader.scanDensity)
         zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_Y_DENSITY, BarcodeReader.scanDensity)
-        zbar_image_scanner_enable_cache(scanner, 0)
+        // The black-and-white pass looks along every fourth row only, for linear codes only: a
+        // label's linear codes lie along it, many rows tall, and the gray pass has read any code
+        // standing on end, and every QR (with QR the pass took 5.2 ms a frame, without it 1.7).
+        zbar_image_scanner_set_config(rowScanner, ZBAR_NONE, ZBAR_CFG_X_DENSITY, 0)
+        zbar_image_scanner_set_config(rowScanner, ZBAR_NONE, ZBAR_CFG_Y_DENSITY, 4)
+        zbar_image_scanner_set_config(rowScanner, ZBAR_QRCODE, ZBAR_CFG_ENABLE, 0)
+        zbar_image_scanner_set_config(rowScanner, ZBAR_SQCODE, ZBAR_CFG_ENABLE, 0)
         self.scanner = scanner
+        self.rowScanner = rowScanner
     }
 
-    deinit { zbar_image_scanner_destroy(scanner) }
+    deinit {
+        zbar_image_scanner_destroy(scanner)
+        zbar_image_scanner_destroy(rowScanner)
+    }
 
     /// zbar scans every Nth row and column.
     static let scanDensity: Int32 = 2
@@ -40,12 +59,7 @@ public final class BarcodeReader {
     public func read(_ frame: Frame) -> [BarcodeSymbol] {
         let frame = frame.packed()
         var symbols = readWithZBar(frame)
-        // zbar again on the frame made black and white at its parting gray level: JPEG's ringing
-        // round the bars makes zbar miss a clean Code 128 or two in gray that it reads once the
-        // gray is gone (two codes on one label, each missed; zxing-cpp reads one linear code a call).
-        // Only along every fourth row: a label's linear codes lie along it, many rows tall, and the
-        // gray pass has read any code standing on end.
-        symbols.addNew(readWithZBar(frame.twoLevel(), rowsApart: 4))
+        symbols.addNew(readLinearInBlackAndWhite(frame))
         // zxing-cpp reads the 2-D codes zbar cannot, and the linear ones too: it decodes some noisy
         // or JPEG-damaged Code 128 and 39 that zbar misses, also on a label where zbar read another
         // (a serial's barcode under noise beside a MAC's it read: 2.8 ms more a frame).
@@ -61,24 +75,23 @@ public final class BarcodeReader {
         return symbols
     }
 
-    /// zbar's symbols in a packed frame; with `rowsApart`, scanned only along every so many rows.
-    public func readWithZBar(_ frame: Frame, rowsApart: Int32? = nil) -> [BarcodeSymbol] {
+    /// zbar's symbols in a packed frame.
+    public func readWithZBar(_ frame: Frame) -> [BarcodeSymbol] {
+        scan(frame, with: scanner)
+    }
+
+    /// zbar's linear codes in a packed frame made black and white at its parting gray level:
+    /// JPEG's ringing round the bars makes zbar miss a clean Code 128 or two in gray that it reads
+    /// once the gray is gone (two codes on one label, each missed; zxing-cpp reads one linear code
+    /// a call).
+    public func readLinearInBlackAndWhite(_ frame: Frame) -> [BarcodeSymbol] {
+        scan(frame.twoLevel(), with: rowScanner)
+    }
+
+    /// The symbols `scanner` finds in a packed frame.
+    private func scan(_ frame: Frame, with scanner: OpaquePointer) -> [BarcodeSymbol] {
         guard let image = zbar_image_create() else { return [] }
         defer { zbar_image_destroy(image) }
-        if let rowsApart {
-            zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_X_DENSITY, 0)
-            zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_Y_DENSITY, rowsApart)
-            zbar_image_scanner_set_config(scanner, ZBAR_QRCODE, ZBAR_CFG_ENABLE, 0)
-            zbar_image_scanner_set_config(scanner, ZBAR_SQCODE, ZBAR_CFG_ENABLE, 0)
-        }
-        defer {
-            if rowsApart != nil {
-                zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_X_DENSITY, BarcodeReader.scanDensity)
-                zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_Y_DENSITY, BarcodeReader.scanDensity)
-                zbar_image_scanner_set_config(scanner, ZBAR_QRCODE, ZBAR_CFG_ENABLE, 1)
-                zbar_image_scanner_set_config(scanner, ZBAR_SQCODE, ZBAR_CFG_ENABLE, 1)
-            }
-        }
         zbar_image_set_format(image, fieldrig_zbar_fourcc_y800())
         zbar_image_set_size(image, UInt32(frame.width), UInt32(frame.height))
         return frame.bytes.withUnsafeBytes { pixels -> [BarcodeSymbol] in

@@ -251,15 +251,19 @@ public final class FrameReader {
         for row in rows {
             guard let first = row.first else { continue }
             let box = row.dropFirst().reduce(first.box) { $0.union($1.box) }
+            guard box.height <= typical * 2 else {
+                out += row
+                continue
+            }
             // A word read with doubt, or one less than half as tall as print (a piece of a
-            // character), says the row was not read whole.
-            // So does print left unread at either end of the row: tesseract read "CND9232" of
-            // "CND923234B" with 91 confidence and boxed only what it read.
+            // character), says the row was not read whole. So does print left unread at either
+            // end of the row: tesseract read "CND9232" of "CND923234B" with 91 confidence and
+            // boxed only what it read.
             let printed = Self.printExtent(box, in: frame, typical: typical)
             let doubtful =
                 printedWords(row).contains { $0.confidence < Self.rereadBelow || $0.box.height * 2 < typical }
                 || printed.x < box.x || printed.maxX > box.maxX
-            guard doubtful, box.height <= typical * 2 else {
+            guard doubtful else {
                 out += row
                 continue
             }
