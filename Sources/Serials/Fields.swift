@@ -449,8 +449,8 @@ enum Barcodes {
             // otherwise the exact value first. A print that names the value without the S
             // settles it either way (the extractor).
             let rest = String(data.dropFirst())
-            let restFits = Grammar.known.filter { $0.isSpecific && $0.fit(rest) == rest }
-            let fitsWhole = Grammar.known.contains { $0.isSpecific && $0.fit(data) == data }
+            let restFits = Grammar.known.filter { $0.isSpecific && $0.holds(rest) }
+            let fitsWhole = Grammar.known.contains { $0.isSpecific && $0.holds(data) }
             if !restFits.isEmpty && !fitsWhole { return restFits.contains(where: \.isDecisive) ? [rest, data] : [data, rest] }
             // In no vendor's format either way, the S may still be the identifier ANSI MH10.8.2
             // gives a serial (an asset label's commonest): the rest is offered after the exact

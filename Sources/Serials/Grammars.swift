@@ -51,6 +51,9 @@ struct Grammar {
             || pattern.filter { $0 != .any }.count >= 3
     }
 
+    /// Whether `value` is in this format as it stands: it fits with nothing to undo.
+    func holds(_ value: String) -> Bool { fit(value) == value }
+
     /// `value` with OCR confusions undone where a position's class is fixed; nil if it cannot fit.
     /// A digit read where a letter must be may stand for more than one letter (1: I or L; 0: O or
     /// D): with known prefixes, the reading that gives a known prefix is taken.

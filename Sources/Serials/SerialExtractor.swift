@@ -158,7 +158,7 @@ public enum SerialExtractor {
         var numbers: [SerialCandidate] = []
         var titleCodes: [SerialCandidate] = []
         func makersShape(_ value: String) -> Bool {
-            value.allSatisfy { $0.isASCII && ($0.isUppercase || $0.isNumber) } && makersFormats.contains { $0.fit(value) == value }
+            value.allSatisfy { $0.isASCII && ($0.isUppercase || $0.isNumber) } && makersFormats.contains { $0.holds(value) }
         }
         let printed = readings.filter { !$0.isBarcode }
         let title = printed.min { ($0.box?.y ?? .max) < ($1.box?.y ?? .max) }?.place
@@ -293,7 +293,7 @@ struct Pool {
         // field printed, disagreeing (from one the print names, it is only a misreading).
         let unbacked = entries.values.filter { $0.fromBarcode && !$0.sources.contains(.labelledText) }.compactMap(\.barcodeValue)
         let barcodeInMakersFormat = entries.values.contains { entry in
-            entry.exactBarcode && entry.barcodeValue.map { value in makersFormats.contains { $0.fit(value) == value } } == true
+            entry.exactBarcode && entry.barcodeValue.map { value in makersFormats.contains { $0.holds(value) } } == true
         }
         for (_, entry) in entries {
             let fromBarcode = entry.fromBarcode
@@ -324,7 +324,7 @@ struct Pool {
                 // a Supermicro board: D25 is an Apple plant).
                 let inFormat =
                     makersFormats.isEmpty
-                    ? Grammar.known.contains { $0.isSpecific && $0.fit(value) == value } : makersFormats.contains { $0.fit(value) == value }
+                    ? Grammar.known.contains { $0.isSpecific && $0.holds(value) } : makersFormats.contains { $0.holds(value) }
                 tier = !entry.exactBarcode ? 5 : inFormat ? 3 : NotSerial.mayBeBareMAC(value) ? 5 : 4
             }
             ranked.append(
@@ -396,7 +396,7 @@ struct Pool {
     /// The second readings of a printed value no barcode backs, in the order they are offered,
     /// each with what was read again; `first` for the one listed before the value as read.
     static func secondReadings(of value: String, formats: [Grammar]) -> [(value: String, how: String, first: Bool)] {
-        let fitting = formats.filter { $0.fit(value) == value }
+        let fitting = formats.filter { $0.holds(value) }
         // A position every format the value fits leaves open, outside the known prefix it starts with.
         func open(_ index: Int) -> Bool {
             fitting.allSatisfy { format in
