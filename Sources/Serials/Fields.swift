@@ -29,6 +29,7 @@ enum Keywords {
             "INPUT", "OUTPUT", "CT", "CODE", "FRU PN", "FRU P/N", "FRU", "MPN", "PRODUCT ID", "DCM", "WWN", "PSID", "CLEI", "TAN", "SPARE",
             "OPT", "PPID", "RATING", "WARRANTY", "R/N", "MDL", "REF", "F/W", "FIRMWARE", "BATCH", "GTIN", "UDI", "ICCID", "IC", "CMIIT ID",
             "ORDER NO", "ART NO", "CAT NO", "ITEM NO", "ITEM", "CAPACITY", "POWER", "VOLTAGE", "MFR", "MANUFACTURED",
+            "TYPE/MODEL", "MACHINE TYPE",
         ]
         let all = serial.map { ($0, Kind.serial) } + esc.map { ($0, Kind.expressServiceCode) } + other.map { ($0, Kind.other) }
         return all.map { (tokens: $0.0.split(separator: " ").map(String.init), kind: $0.1) }.sorted { $0.tokens.count > $1.tokens.count }

@@ -17,7 +17,7 @@ enum Layout {
         let texts = readings.indices.filter { !readings[$0].isBarcode && readings[$0].box != nil }
         // The keyword lines waiting for a value, with the keyword as it is to be read.
         var waiting: [Int: (keyword: String, caption: Bool)] = [:]
-        for i in texts {
+        for i in texts where !stretched(readings[i]) {
             let value = readings[i].value
             if let keyword = caption(value) {
                 waiting[i] = (keyword, true)
@@ -55,8 +55,9 @@ enum Layout {
             partner[pair.keyword] = pair.value
             taken.insert(pair.value)
         }
-        // Then the line just under a keyword that found none on its row.
-        for (i, _) in waiting.sorted(by: { $0.key < $1.key }) where partner[i] == nil {
+        // Then the line just under a keyword that found none on its row, unless the keyword
+        // ends a line that opens with its value ("PFCLPMRD sN": a caption OCR read as one line).
+        for (i, _) in waiting.sorted(by: { $0.key < $1.key }) where partner[i] == nil && trailingKeyword(readings[i].value) == nil {
             let box = readings[i].box!
             let height = max(1, box.height)
             let below = values.filter { j in
@@ -210,6 +211,13 @@ enum Layout {
         return (centre - height / 2, centre + height / 2)
     }
 
+    /// Whether a reading's box is far wider than its characters could print: OCR's guess at a
+    /// dark band or a rule across the label ("Sn" boxed 776 pixels wide and 23 high), no keyword.
+    static func stretched(_ reading: SerialReading) -> Bool {
+        guard let box = reading.box else { return false }
+        return box.width > 3 * max(1, box.height) * max(1, reading.value.count)
+    }
+
     /// The keyword of a caption, a keyword in parentheses alone in its box: "(S/N)", "(Service Tag
     /// (S/N))", "(21)", and as OCR gives them with a parenthesis lost or doubled.
     static func caption(_ text: String) -> String? {
@@ -233,7 +241,11 @@ enum Layout {
         guard words.count >= 2 else { return nil }
         let value = String(words[0])
         let keyword = words.dropFirst().joined(separator: " ")
-        guard value.count >= 4, value.contains(where: \.isNumber), onlyKeywords(keyword) else { return nil }
+        // A value has a digit, or is six capitals or more (Lenovo's "PFCLPMRD sN").
+        guard value.count >= 4,
+            value.contains(where: \.isNumber) || (value.count >= 6 && value.allSatisfy { $0.isLetter && $0.isUppercase }),
+            onlyKeywords(keyword)
+        else { return nil }
         return (value, keyword)
     }
 

@@ -109,6 +109,33 @@ struct LayoutTests {
         #expect(SerialExtractor.candidates([boxed("FOO 12345 SERIAL", 1, 400, 200, 300, 30)]).isEmpty)
     }
 
+    @Test("a value of capitals alone and the keyword after it, OCR's one line, lower-cased: the keyword names the value")
+    func lettersBeforeKeyword() {
+        let lenovo = [
+            boxed("Lenovo ThinkCentre M70q", 1, 330, 332, 329, 34), boxed("MTM: 36X1XGAASV", 2, 326, 396, 238, 28),
+            boxed("PFCLPMRD sN", 3, 323, 447, 245, 30), boxed("Type/Model: 36X1-XGAASV", 4, 320, 500, 324, 35),
+        ]
+        #expect(SerialExtractor.candidates(lenovo).first?.value == "PFCLPMRD")
+        #expect(Layout.trailingKeyword("PFCLPMRD sN")! == ("PFCLPMRD", "sN"))
+        // A word in lower case, or one too short, is no value.
+        #expect(Layout.trailingKeyword("Lenovo SN") == nil)
+        #expect(Layout.trailingKeyword("ABCD SN") == nil)
+    }
+
+    @Test("a word boxed far wider than its characters could print (a dark band read as \"Sn\") is no keyword")
+    func stretchedKeyword() {
+        let samsung = [
+            boxed("Sn", 1, 298, 38, 776, 23), boxed("SAMSUNG PM9A3", 2, 348, 72, 220, 19), boxed("MFG Date: 2023.04", 3, 348, 122, 188, 15),
+            boxed("SSTOVKOS864901T", 4, 348, 158, 212, 17), boxed("(SERIAL NBR)", 5, 636, 162, 115, 13),
+            boxed("MODEL: MZ-V8P1T0C", 6, 349, 198, 220, 15),
+        ]
+        let candidates = SerialExtractor.candidates(samsung)
+        #expect(candidates.first?.value == "SST0VK0S864901T")
+        #expect(!candidates.contains { $0.value == "SAMSUNG" })
+        #expect(Layout.stretched(boxed("Sn", 1, 298, 38, 776, 23)))
+        #expect(!Layout.stretched(boxed("S/N", 1, 532, 314, 28, 11)))
+    }
+
     @Test("a caption set smaller than the value under it: the gap between them is measured in the value's height")
     func smallCaptionOverValue() {
         // "SER NO" 16 pixels high, its value 22 high, 26 below: more than one and a half
