@@ -293,6 +293,28 @@ enum Tokens {
         (k > 0 && alike(chars[k], chars[k - 1])) || (k + 1 < chars.count && alike(chars[k], chars[k + 1]))
     }
 
+    /// A second reading of a printed serial no barcode settles, with Q for each O OCR read
+    /// (`read`) where the value listed (`corrected`, its O made 0 or kept) leaves a letter
+    /// possible: OCR loses a Q's tail under blur, noise or a low resolution and reads an O
+    /// ("SOFWGSOX685666S" for SQFWGS0X685666S, "G8WNJXLOKGYB" for G8WNJXLQKGYB). Not where a
+    /// format the value fits fixes the position (Samsung's 0 in seventh place, Supermicro's
+    /// plant letter) or its known prefix holds it, nor in a value that fits none of the formats
+    /// of the makers the label names (`makers`: a character read twice), nor where a barcode is
+    /// the same field. Listed after the value as read: a 0 is likelier.
+    static func qReading(_ read: String, corrected: String, formats: [Grammar], makers: [Grammar] = [], barcodes: [String]) -> String? {
+        let raw = Array(read.uppercased())
+        var out = Array(corrected)
+        guard raw.count == out.count, raw.contains("O"), makers.isEmpty || makers.contains(where: { $0.holds(corrected) }),
+            !barcodes.contains(where: { sameField(corrected, $0) || readAs(corrected, $0) || readAs(read, $0) })
+        else { return nil }
+        let holding = formats.filter { $0.holds(corrected) }
+        for i in raw.indices where raw[i] == "O" && (out[i] == "0" || out[i] == "O") && Grammar.leaveOpen(holding, corrected, at: i) {
+            out[i] = "Q"
+        }
+        let value = String(out)
+        return value == corrected ? nil : value
+    }
+
     /// Second readings of a printed serial that fits none of its maker's formats (`formats`:
     /// those of the makers the label names, decisive or not) where one character OCR read
     /// twice is taken out: one of two alike, or a letter beside the digit it looks like (OCR

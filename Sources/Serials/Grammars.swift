@@ -54,6 +54,14 @@ struct Grammar {
     /// Whether `value` is in this format as it stands: it fits with nothing to undo.
     func holds(_ value: String) -> Bool { fit(value) == value }
 
+    /// Whether every one of `formats` leaves `value`'s character at `index` open: any class, and
+    /// outside the known prefix the value starts with.
+    static func leaveOpen(_ formats: [Grammar], _ value: String, at index: Int) -> Bool {
+        formats.allSatisfy { format in
+            format.pattern[index] == .any && !format.prefixes.contains { value.hasPrefix($0) && index < $0.count }
+        }
+    }
+
     /// `value` with OCR confusions undone where a position's class is fixed; nil if it cannot fit.
     /// A digit read where a letter must be may stand for more than one letter (1: I or L; 0: O or
     /// D): with known prefixes, the reading that gives a known prefix is taken.

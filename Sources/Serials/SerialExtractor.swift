@@ -83,6 +83,11 @@ public enum SerialExtractor {
                     for second in Tokens.strayReadings(corrected, formats: makersFormats, barcodes: barcodes) {
                         pool.add(second, place: reading.place + " (a character read twice taken out)", source: .labelledText)
                     }
+                    if let q = Tokens.qReading(
+                        value, corrected: corrected, formats: formats + makersFormats, makers: makersFormats, barcodes: barcodes)
+                    {
+                        pool.entries[OCRConfusion.fold(corrected)]?.qValue = q
+                    }
                 case .expressServiceCode:
                     escs.append(field.value.filter(\.isNumber))
                     escPlaces.append(reading.place)
@@ -157,6 +162,7 @@ public enum SerialExtractor {
         var codes: [SerialCandidate] = []
         var numbers: [SerialCandidate] = []
         var titleCodes: [SerialCandidate] = []
+        var asRead: [String: String] = [:]  // each value in a format, as OCR read it
         func makersShape(_ value: String) -> Bool {
             value.allSatisfy { $0.isASCII && ($0.isUppercase || $0.isNumber) } && makersFormats.contains { $0.holds(value) }
         }
@@ -173,6 +179,7 @@ public enum SerialExtractor {
                     let code = SerialCandidate(value: value, whereRead: [reading.place], evidence: .text, disagreesWith: [])
                     if let fixed = formats.lazy.compactMap({ $0.fit(value) }).first {
                         if !inFormat.contains(where: { $0.value == fixed }) {
+                            asRead[fixed] = value
                             inFormat.append(SerialCandidate(value: fixed, whereRead: [reading.place], evidence: .text, disagreesWith: []))
                         }
                     } else if (codes + numbers + titleCodes).contains(where: { $0.value == value }) || Keywords.words.contains(value) {
@@ -195,7 +202,12 @@ public enum SerialExtractor {
                         disagreesWith: []), reading.first
                 )
             }
-            for item in seconds.filter(\.1).map(\.0) + [candidate] + seconds.filter({ !$0.1 }).map(\.0)
+            // And with Q for O, last.
+            let q = Tokens.qReading(asRead[candidate.value] ?? candidate.value, corrected: candidate.value, formats: formats, barcodes: [])
+                .map {
+                    SerialCandidate(value: $0, whereRead: candidate.whereRead.map { $0 + " (Q for O)" }, evidence: .text, disagreesWith: [])
+                }
+            for item in seconds.filter(\.1).map(\.0) + [candidate] + seconds.filter({ !$0.1 }).map(\.0) + (q.map { [$0] } ?? [])
             where !offered.contains(where: { $0.value == item.value }) {
                 offered.append(item)
             }
@@ -219,6 +231,9 @@ struct Pool {
         var places: [String] = []
         var sources: Set<Source> = []
         var order: Int
+        /// The printed value with Q for the O's OCR read (`Tokens.qReading`): it folds to the
+        /// same key, so it is kept here and offered as a second reading.
+        var qValue: String?
 
         /// Whether a barcode's data gave this value, as it is or as a second reading.
         var fromBarcode: Bool { sources.contains(.barcode) || sources.contains(.barcodeAlternative) }
@@ -286,6 +301,8 @@ struct Pool {
             var variant = 0
             /// An unlabelled print disagreeing with a barcode: only a hint, listed after it.
             var hint = false
+            /// The value with Q for O, offered last where nothing disagrees with it.
+            var qValue: String? = nil
         }
         var ranked: [Ranked] = []
         // Barcodes no labelled print backs, as they are or as a second reading (without an S that
@@ -330,7 +347,7 @@ struct Pool {
             ranked.append(
                 Ranked(
                     candidate: SerialCandidate(value: value, whereRead: entry.places, evidence: evidence, disagreesWith: []), tier: tier,
-                    order: entry.order, labelled: labelled))
+                    order: entry.order, labelled: labelled, qValue: fromBarcode ? nil : entry.qValue))
         }
         // A labelled printed value and a barcode that look like the same field but differ.
         let barcodeRows = ranked.indices.filter {
@@ -387,6 +404,14 @@ struct Pool {
                 variant.variant = reading.first ? -1 : n + 1
                 ranked.append(variant)
             }
+            if let q = item.qValue, !ranked.contains(where: { $0.candidate.value == q }) {
+                var variant = item
+                variant.candidate.value = q
+                variant.candidate.whereRead = item.candidate.whereRead.map { $0 + " (Q for O)" }
+                // After every other reading of its rank: the least likely of them.
+                variant.order = Int.max
+                ranked.append(variant)
+            }
         }
         func place(_ item: Ranked) -> Int { item.hint ? 2 : item.candidate.evidence == .barcode ? 1 : 0 }
         ranked.sort { ($0.tier, place($0), $0.order, $0.variant) < ($1.tier, place($1), $1.order, $1.variant) }
@@ -398,11 +423,7 @@ struct Pool {
     static func secondReadings(of value: String, formats: [Grammar]) -> [(value: String, how: String, first: Bool)] {
         let fitting = formats.filter { $0.holds(value) }
         // A position every format the value fits leaves open, outside the known prefix it starts with.
-        func open(_ index: Int) -> Bool {
-            fitting.allSatisfy { format in
-                format.pattern[index] == .any && !format.prefixes.contains { value.hasPrefix($0) && index < $0.count }
-            }
-        }
+        func open(_ index: Int) -> Bool { Grammar.leaveOpen(fitting, value, at: index) }
         let reread = String(value.enumerated().map { index, ch in open(index) ? Self.readAgain[ch] ?? ch : ch })
         let zeroed = value.map { $0 == "O" ? "0" : $0 }
         let letters = zeroed.filter(\.isLetter)
