@@ -321,9 +321,19 @@ enum Tokens {
     /// reads digits as letters far more often than the reverse: "PFWQO0Q8V" on a Lenovo label
     /// is "PFWQ0Q8V"); none where a barcode it could have been printed from says which
     /// character is the stray one.
+    /// A character read three times ("ST53LR0P578742XxX" for ST53LR0P578742X) is read once,
+    /// where taking out one does not make a format fit.
     static func strayReadings(_ value: String, formats: [Grammar], barcodes: [String]) -> [String] {
         guard !formats.contains(where: { $0.fit(value) != nil }), !barcodes.contains(where: { readAs(value, $0) }) else { return [] }
-        return strayRemovals(value, formats: formats) { $0 == $1 || ($0.isLetter && $1.isNumber && confused($0, $1)) }.map(\.fixed)
+        let once = strayRemovals(value, formats: formats) { $0 == $1 || ($0.isLetter && $1.isNumber && confused($0, $1)) }.map(\.fixed)
+        guard once.isEmpty else { return once }
+        let chars = Array(value.uppercased())
+        var thrice: [String] = []
+        for k in chars.indices.dropLast(2) where chars[k] == chars[k + 1] && chars[k] == chars[k + 2] {
+            let rest = String(chars[..<k] + chars[(k + 2)...])
+            if let fixed = formats.lazy.compactMap({ $0.fit(rest) }).first, !thrice.contains(fixed) { thrice.append(fixed) }
+        }
+        return thrice
     }
 
     /// Pairs of characters OCR reads one for the other on printed serials: `OCRConfusion.pairs`

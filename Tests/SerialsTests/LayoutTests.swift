@@ -138,6 +138,23 @@ struct LayoutTests {
         #expect(!Layout.stretched(boxed("S/N", 1, 532, 314, 28, 11)))
     }
 
+    @Test("a keyword centred over its value, on a label set centred, names it")
+    func centredUnder() {
+        let supermicro = [
+            boxed("SUPERMICRO X11DPi-N", 1, 395, 229, 302, 16), boxed("1.02", 2, 555, 274, 51, 14), boxed("REV:", 3, 484, 275, 49, 13),
+            boxed("S/N", 4, 532, 314, 28, 11), boxed("OM48XG849532", 5, 458, 336, 176, 17),
+            boxed("Model: SYS-2305P-XNP", 6, 406, 374, 278, 14),
+            code("3FCA629F5A59"),
+        ]
+        let candidates = SerialExtractor.candidates(supermicro)
+        #expect(candidates.first?.value == "OM48XG849532")
+        #expect(candidates.first?.whereRead == ["printed line 5"])
+        #expect(Layout.joined(supermicro).map(\.value).contains("S/N OM48XG849532"))
+        // Neither from its left edge nor on its axis: not the keyword's.
+        let aside = [boxed("S/N", 1, 700, 314, 28, 11), boxed("OM48XG849532", 2, 458, 336, 176, 17)]
+        #expect(!Layout.joined(aside).map(\.value).contains("S/N OM48XG849532"))
+    }
+
     @Test("a caption set smaller than the value under it: the gap between them is measured in the value's height")
     func smallCaptionOverValue() {
         // "SER NO" 16 pixels high, its value 22 high, 26 below: more than one and a half
@@ -457,6 +474,14 @@ struct ConfusionTests {
         // A Dell tag has seven; a P beside a P is one read twice.
         #expect(
             SerialExtractor.candidates([text("DELL Latitude 5420", 1), text("S/N JX4PP2M9", 2)]).map(\.value) == ["JX4PP2M9", "JX4P2M9"])
+        // A character read three times, where the maker's format has no place for two of them.
+        let samsung = SerialExtractor.candidates([text("SAMSUNG PM9A3", 1), text("SERIAL NO ST53LROP578742XxX", 2)])
+        #expect(samsung.map(\.value).contains("ST53LR0P578742X"))
+        #expect(samsung.contains { $0.whereRead == ["printed line 2 (a character read twice taken out)"] })
+        let formats = Grammar.known.filter { $0.vendor == "Samsung" }
+        #expect(Tokens.strayReadings("ST53LR0P578742XXX", formats: formats, barcodes: []) == ["ST53LR0P578742X"])
+        // Two characters read twice each are not one read three times.
+        #expect(Tokens.strayReadings("ST53LR0P5787422XX", formats: formats, barcodes: []) == [])
         // No maker named, or a value its format fits: nothing more.
         #expect(SerialExtractor.candidates([text("SN: PFWQO0Q8V", 2)]).map(\.value) == ["PFWQ00Q8V", "PFWQO0Q8V", "PFWQQ0Q8V"])
         #expect(SerialExtractor.candidates([text("DELL Latitude 5420", 1), text("S/N JX4P2M9", 2)]).map(\.value) == ["JX4P2M9"])
