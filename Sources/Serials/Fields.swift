@@ -325,7 +325,10 @@ enum Tokens {
     /// where taking out one does not make a format fit.
     static func strayReadings(_ value: String, formats: [Grammar], barcodes: [String]) -> [String] {
         guard !formats.contains(where: { $0.fit(value) != nil }), !barcodes.contains(where: { readAs(value, $0) }) else { return [] }
-        let once = strayRemovals(value, formats: formats) { $0 == $1 || ($0.isLetter && $1.isNumber && confused($0, $1)) }.map(\.fixed)
+        // A letter beside the digit it looks like first: two letters alike are often both printed.
+        let lookalike = strayRemovals(value, formats: formats) { $0.isLetter && $1.isNumber && confused($0, $1) }.map(\.fixed)
+        let alike = strayRemovals(value, formats: formats, stray: ==).map(\.fixed)
+        let once = lookalike + alike.filter { !lookalike.contains($0) }
         guard once.isEmpty else { return once }
         let chars = Array(value.uppercased())
         var thrice: [String] = []

@@ -474,6 +474,10 @@ struct ConfusionTests {
         // A Dell tag has seven; a P beside a P is one read twice.
         #expect(
             SerialExtractor.candidates([text("DELL Latitude 5420", 1), text("S/N JX4PP2M9", 2)]).map(\.value) == ["JX4PP2M9", "JX4P2M9"])
+        // Of two ways to take one out, a letter beside the digit it looks like first: two letters
+        // alike are often both printed.
+        let lenovoFormats = Grammar.known.filter { $0.vendor == "Lenovo" }
+        #expect(Tokens.strayReadings("PFMMRGP5S", formats: lenovoFormats, barcodes: []) == ["PFMMRGP5", "PFMRGP5S"])
         // A character read three times, where the maker's format has no place for two of them.
         let samsung = SerialExtractor.candidates([text("SAMSUNG PM9A3", 1), text("SERIAL NO ST53LROP578742XxX", 2)])
         #expect(samsung.map(\.value).contains("ST53LR0P578742X"))
