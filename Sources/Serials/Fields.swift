@@ -251,8 +251,26 @@ enum Tokens {
         }
         // A barcode OCR could have printed it from says which character is the stray one.
         if barcodes.contains(where: { readAs(value, $0) }) { return value }
+        // So does one a character shorter, the same field as the value with one character taken
+        // out (noise read as a letter, in a value of eight or more: "WD-WCC4NQWD9YFG3" beside
+        // WD-WCC4NQWD4FG3 is WD-WCC4NQWD9FG3, which disagrees with it).
+        let decisive = grammars.filter(\.isDecisive)
+        let chars = Array(value)
+        for exact in barcodes where exact.count >= 8 && exact.count == chars.count - 1 {
+            // The fewest differences left; of equals, a letter taken out (noise reads as one).
+            let fits = chars.indices.compactMap { k -> (fixed: String, cost: Int)? in
+                var rest = chars
+                rest.remove(at: k)
+                guard sameField(String(rest), exact), let fixed = decisive.lazy.compactMap({ $0.fit(String(rest)) }).first else {
+                    return nil
+                }
+                let differences = zip(OCRConfusion.fold(fixed), OCRConfusion.fold(exact)).filter { $0 != $1 }.count
+                return (fixed, 2 * differences + (chars[k].isLetter ? 0 : 1))
+            }
+            if let best = fits.min(by: { $0.cost < $1.cost }) { return best.fixed }
+        }
         // The removal that leaves the least to correct; of equals, the first.
-        return strayRemovals(value, formats: grammars.filter(\.isDecisive)).min { $0.corrected < $1.corrected }?.fixed ?? value
+        return strayRemovals(value, formats: decisive).min { $0.corrected < $1.corrected }?.fixed ?? value
     }
 
     /// `value` with one character OCR read twice taken out, each way that makes one of

@@ -478,6 +478,14 @@ struct ConfusionTests {
         // alike are often both printed.
         let lenovoFormats = Grammar.known.filter { $0.vendor == "Lenovo" }
         #expect(Tokens.strayReadings("PFMMRGP5S", formats: lenovoFormats, barcodes: []) == ["PFMMRGP5", "PFMRGP5S"])
+        // Noise read as a letter in a print a barcode one shorter disagrees with: the barcode
+        // says which character is the stray one, and the two are shown disagreeing.
+        let wd = SerialExtractor.candidates([
+            boxed("WD Blue 1TB", 1, 236, 179, 185, 22), boxed("R/N: Y6EXR1", 2, 237, 241, 162, 18),
+            boxed("WD-WCC4NQWD9YFG3", 3, 236, 290, 305, 24), boxed("SER NO", 4, 590, 292, 89, 17), code("WD-WCC4NQWD4FG3"),
+        ])
+        #expect(wd.map(\.value) == ["WD-WCC4NQWD9FG3", "WD-WCC4NQWD4FG3"])
+        #expect(wd.first?.disagreesWith == ["WD-WCC4NQWD4FG3"])
         // A character read three times, where the maker's format has no place for two of them.
         let samsung = SerialExtractor.candidates([text("SAMSUNG PM9A3", 1), text("SERIAL NO ST53LROP578742XxX", 2)])
         #expect(samsung.map(\.value).contains("ST53LR0P578742X"))
