@@ -101,6 +101,9 @@ struct Grammar {
             makers: ["APC", "SMART-UPS", "BACK-UPS", "SCHNEIDER"])
     ]
 
+    /// The product names that name Apple on a label that does not print the maker ("iMac 24-inch").
+    static let appleProducts = ["IMAC", "MACBOOK", "IPAD", "IPHONE"]
+
     /// The formats the extractor knows, most specific first. In the patterns, 9 is a digit, A a
     /// letter, x anything, and any other character itself.
     static let known: [Grammar] = [
@@ -125,11 +128,11 @@ struct Grammar {
         parse(
             "Apple", "xxxxxxxxxxxx",
             prefixes: ["C02", "C07", "C17", "C1M", "C39", "D25", "DMP", "DMQ", "DLX", "F4K", "F5K", "FK1", "FVF", "G8W", "W8", "VM"],
-            never: ["O": "0", "I": "1"]),
+            never: ["O": "0", "I": "1"], makers: appleProducts),
         // Apple before 2010: 11 characters.
-        parse("Apple", "xx9xxxxxxxx"),
+        parse("Apple", "xx9xxxxxxxx", makers: appleProducts),
         // Apple from 2021: 10 random characters.
-        parse("Apple", "xxxxxxxxxx"),
+        parse("Apple", "xxxxxxxxxx", makers: appleProducts),
         // Supermicro boards: plant (a letter, then M), year (2 digits), two letters, sequence
         // (6 digits). The plant's letter may be an O ("OM"): the format keeps it a letter.
         parse("Supermicro", "AM99AA999999"),

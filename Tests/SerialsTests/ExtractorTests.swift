@@ -217,6 +217,20 @@ struct ExtractorTests {
         #expect(SerialExtractor.candidates([text("ACME PRINTER", 1), text("RATING 2400", 2), text("123456", 3)]).isEmpty)
     }
 
+    @Test("Apple's products name Apple: a print glare cut short comes after the barcode in Apple's format")
+    func appleProducts() {
+        let imac = [
+            boxed("iMac", 1, 108, 315, 70, 22), boxed("Part No", 2, 108, 371, 85, 33), boxed("RLL/A", 3, 388, 375, 66, 18),
+            boxed("EMC: 5386", 4, 108, 419, 347, 29), boxed("SERIAL", 5, 107, 473, 99, 18), boxed("DLEE", 6, 398, 473, 55, 18),
+            boxed("FIVIC", 7, 294, 478, 48, 13), code("FVFMCA8EDLEE"),
+        ]
+        #expect(SerialExtractor.candidates(imac).first?.value == "FVFMCA8EDLEE")
+        #expect(Tokens.makersFormats(label: "MacBook Pro 14").allSatisfy { $0.vendor == "Apple" })
+        #expect(!Tokens.makersFormats(label: "MacBook Pro 14").isEmpty)
+        // A MAC address is no Apple product.
+        #expect(Tokens.makersFormats(label: "MAC: E1:CE:23:83:A3:07").isEmpty)
+    }
+
     @Test("a labelled print in no format of the maker the label names comes after a barcode in that format; one in it, before")
     func printOutOfMakersFormat() {
         // OCR split the tilted tag "PG0MNFB" into "Fou" and "MINFB": five characters, no Dell tag.
