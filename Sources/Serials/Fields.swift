@@ -261,9 +261,8 @@ enum Tokens {
             let fits = chars.indices.compactMap { k -> (fixed: String, cost: Int)? in
                 var rest = chars
                 rest.remove(at: k)
-                guard sameField(String(rest), exact), let fixed = decisive.lazy.compactMap({ $0.fit(String(rest)) }).first else {
-                    return nil
-                }
+                let shorter = String(rest)
+                guard sameField(shorter, exact), let fixed = decisive.lazy.compactMap({ $0.fit(shorter) }).first else { return nil }
                 let differences = zip(OCRConfusion.fold(fixed), OCRConfusion.fold(exact)).filter { $0 != $1 }.count
                 return (fixed, 2 * differences + (chars[k].isLetter ? 0 : 1))
             }

@@ -86,7 +86,7 @@ public enum SerialExtractor {
                     if let q = Tokens.qReading(
                         value, corrected: corrected, formats: formats + makersFormats, makers: makersFormats, barcodes: barcodes)
                     {
-                        pool.entries[OCRConfusion.fold(corrected)]?.qValue = q
+                        pool.addQReading(q, of: corrected)
                     }
                 case .expressServiceCode:
                     escs.append(field.value.filter(\.isNumber))
@@ -244,6 +244,11 @@ struct Pool {
     var entries: [String: Entry] = [:]
     var next = 0
 
+    /// Keeps `q`, a second reading of the printed `value` with Q for O, with the value's entry.
+    mutating func addQReading(_ q: String, of value: String) {
+        entries[OCRConfusion.fold(value)]?.qValue = q
+    }
+
     mutating func add(_ value: String, place: String, source: Source) {
         let key = OCRConfusion.fold(value)
         var entry = entries[key] ?? Entry(order: next)
@@ -347,7 +352,7 @@ struct Pool {
             ranked.append(
                 Ranked(
                     candidate: SerialCandidate(value: value, whereRead: entry.places, evidence: evidence, disagreesWith: []), tier: tier,
-                    order: entry.order, labelled: labelled, qValue: fromBarcode ? nil : entry.qValue))
+                    order: entry.order, labelled: labelled, qValue: entry.qValue))
         }
         // A labelled printed value and a barcode that look like the same field but differ.
         let barcodeRows = ranked.indices.filter {
