@@ -43,20 +43,99 @@ public final class FrameReader {
                 symbols = found.map { BarcodeSymbol(value: $0.value, symbology: $0.symbology, box: upright.originalBox($0.box)) }
             }
             let page = Rules.erased(uprightPage)
-            var read = text.read(page)
-            // Small print (a label far from the lens) read with doubt is read again at twice the
-            // size, and kept when that reads more of it; boxes are brought back to the frame's
-            // own pixels. Small print read with confidence is not read again: the second reading
-            // costs two and a half times the first.
-            if Self.isSmallAndDoubtful(read) {
-                let enlarged = text.read(page.scaled(by: 2)).map { $0.movingBoxes(\.halved) }
-                if Self.characters(enlarged) > Self.characters(read) { read = enlarged }
+            let first = text.read(page)
+            var read = Self.reading(first, of: page, with: text)
+            // Print smeared sideways (the phone moved) is drawn back together along its rows and
+            // read again; what that reads differently is kept beside what was read first.
+            if Self.isSmearedSideways(first, in: page) {
+                let sharpened = page.sharpenedAlongRows(in: Self.printArea(first))
+                read = Self.adding(Self.reading(text.read(sharpened), of: sharpened, with: text), to: read)
             }
-            read = Self.splittingMergedLines(read, in: page, with: text)
-            read = Self.rereadingRows(read, in: page, with: text)
             lines = read.map { $0.movingBoxes(upright.originalBox) }
         }
         return Self.combine(symbols: symbols, lines: lines, skew: skew)
+    }
+
+    /// `read`, tesseract's first reading of `page`, completed: small print read with doubt read
+    /// again larger, words boxed across two lines split, rows read in pieces read whole.
+    static func reading(_ read: [TextLine], of page: Frame, with text: TextReader) -> [TextLine] {
+        var read = read
+        // Small print (a label far from the lens) read with doubt is read again at twice the
+        // size, and kept when that reads more of it; boxes are brought back to the frame's
+        // own pixels. Small print read with confidence is not read again: the second reading
+        // costs two and a half times the first.
+        if isSmallAndDoubtful(read) {
+            let enlarged = text.read(page.scaled(by: 2)).map { $0.movingBoxes(\.halved) }
+            if characters(enlarged) > characters(read) { read = enlarged }
+        }
+        read = splittingMergedLines(read, in: page, with: text)
+        return rereadingRows(read, in: page, with: text)
+    }
+
+    /// Whether the print in `page`, as `lines` found it, is smeared along its rows.
+    ///
+    /// In sharp print, strokes change the gray level across a row about as much as down a
+    /// column, or more (capitals and digits stand mostly upright). Smeared sideways, the change
+    /// across a row falls away and the change down a column stays. So inside each word's box,
+    /// across-row energy is measured against down-column energy; where that share is under
+    /// `smearedBelow` for the typical word (the median: a word tesseract made of a barcode's
+    /// bars changes across its rows far more than print, and is one among many), the print moved.
+    /// Words are those at least `smallestMeasured` pixels high, read with `leastMeasured`
+    /// confidence or more (noise tesseract reads as a row of short words is smooth across its
+    /// rows too), and at least `fewestMeasured` of them, so a speck or a lone word says nothing.
+    static func isSmearedSideways(_ lines: [TextLine], in page: Frame) -> Bool {
+        var shares: [Double] = []
+        for word in printedWords(lines) where word.box.height >= smallestMeasured && word.confidence >= leastMeasured {
+            guard let box = page.part(word.box), box.width > 1, box.height > 1 else { continue }
+            var (across, down) = (0.0, 0.0)
+            for y in box.y..<box.maxY - 1 {
+                for x in box.x..<box.maxX - 1 {
+                    let here = Int(page[x, y])
+                    let right = Double(Int(page[x + 1, y]) - here)
+                    let below = Double(Int(page[x, y + 1]) - here)
+                    across += right * right
+                    down += below * below
+                }
+            }
+            if down > 0 { shares.append(across / down) }
+        }
+        guard shares.count >= fewestMeasured else { return false }
+        return shares.sorted()[shares.count / 2] < smearedBelow
+    }
+
+    /// Where the print `lines` found lies on the page: their boxes together, with a margin of
+    /// the tallest line's height above and below, and four times that at either end (print
+    /// tesseract did not find beside print it did).
+    static func printArea(_ lines: [TextLine]) -> Box {
+        guard let first = lines.first else { return Box(x: 0, y: 0, width: 0, height: 0) }
+        let all = lines.dropFirst().reduce(first.box) { $0.union($1.box) }
+        let margin = lines.map(\.box.height).max() ?? 0
+        return Box(x: all.x - 4 * margin, y: all.y - margin, width: all.width + 8 * margin, height: all.height + 2 * margin)
+    }
+
+    /// A typical word changing across its rows less than this share of down its columns is smeared.
+    static let smearedBelow = 0.6
+    /// Words lower than this many pixels, or read with less confidence than `leastMeasured`,
+    /// are not measured for smear ...
+    static let smallestMeasured = 8
+    static let leastMeasured = 30.0
+    /// ... and fewer measured words than this say nothing about it.
+    static let fewestMeasured = 3
+
+    /// `lines` with each of `more` (a second reading of the same page) that reads something
+    /// they do not: a line whose text no line of `lines` in the same place has. Each comes
+    /// after the last line of `lines` it overlaps, so what was read first stays first; one
+    /// that overlaps none takes its place top to bottom.
+    static func adding(_ more: [TextLine], to lines: [TextLine]) -> [TextLine] {
+        var out = lines
+        for line in more where !lines.contains(where: { $0.text == line.text && $0.box.intersectionArea(line.box) > 0 }) {
+            if let last = out.lastIndex(where: { $0.box.intersectionArea(line.box) > 0 }) {
+                out.insert(line, at: last + 1)
+            } else {
+                out.insert(line, at: out.firstIndex { ($0.box.y, $0.box.x) > (line.box.y, line.box.x) } ?? out.endIndex)
+            }
+        }
+        return out
     }
 
     /// The readings of one frame from its barcode symbols and its recognised lines.

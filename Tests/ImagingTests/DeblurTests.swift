@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+
+@testable import Imaging
+
+@Suite("Sharpening along rows")
+struct DeblurTests {
+    /// Dark strokes four pixels wide, six apart, on light paper: print, seen up close.
+    func strokes(width: Int = 80, height: Int = 6) -> Frame {
+        var bytes = [UInt8](repeating: 220, count: width * height)
+        for y in 0..<height { for x in 0..<width where x % 10 < 4 { bytes[y * width + x] = 30 } }
+        return Frame(width: width, height: height, bytes: bytes)
+    }
+
+    /// `frame` blurred along its rows by a Gaussian of `spread` pixels.
+    func blurred(_ frame: Frame, spread: Double) -> Frame {
+        let reach = Int(3 * spread) + 1
+        let weights = (-reach...reach).map { exp(-Double($0 * $0) / (2 * spread * spread)) }
+        let total = weights.reduce(0, +)
+        var out = frame.bytes
+        for y in 0..<frame.height {
+            for x in 0..<frame.width {
+                var sum = 0.0
+                for (k, w) in weights.enumerated() { sum += w * Double(frame[min(frame.width - 1, max(0, x + k - reach)), y]) }
+                out[y * frame.width + x] = UInt8((sum / total).rounded())
+            }
+        }
+        return Frame(width: frame.width, height: frame.height, bytes: out)
+    }
+
+    func distance(_ a: Frame, _ b: Frame, in box: Box) -> Int {
+        var sum = 0
+        for y in box.y..<box.maxY { for x in box.x..<box.maxX { sum += abs(Int(a[x, y]) - Int(b[x, y])) } }
+        return sum
+    }
+
+    @Test("strokes blurred along rows come back nearer what was printed: darker strokes, lighter gaps, the same light overall")
+    func drawnBack() {
+        let sharp = strokes()
+        let seen = blurred(sharp, spread: 2)
+        let all = Box(x: 0, y: 0, width: sharp.width, height: sharp.height)
+        let mended = seen.sharpenedAlongRows(in: all)
+        let (before, after) = (distance(seen, sharp, in: all), distance(mended, sharp, in: all))
+        #expect(after * 4 < before * 3, "\(after) against \(before)")
+        // Stroke centres darker than the blur left them, gaps between strokes lighter: the
+        // contrast of a stroke and its gap at least half as much again.
+        for x in [21, 31, 41, 51] {
+            #expect(mended[x, 3] < seen[x, 3] && mended[x + 5, 3] > seen[x + 5, 3], "\(x)")
+            #expect((Int(mended[x + 5, 3]) - Int(mended[x, 3])) * 2 > (Int(seen[x + 5, 3]) - Int(seen[x, 3])) * 3, "\(x)")
+        }
+        // What the camera gathered is moved, not made: the mean level stays within two.
+        func mean(_ frame: Frame) -> Double { Double(frame.bytes.reduce(0) { $0 + Int($1) }) / Double(frame.bytes.count) }
+        #expect(abs(mean(mended) - mean(seen)) < 2, "\(mean(mended)) against \(mean(seen))")
+    }
+
+    @Test("only the part asked for is sharpened; a part outside the frame, or no spread, leaves it as it was")
+    func onlyThePart() {
+        let seen = blurred(strokes(), spread: 2)
+        let part = Box(x: 20, y: 1, width: 30, height: 3)
+        let mended = seen.sharpenedAlongRows(in: part)
+        for y in 0..<seen.height {
+            for x in 0..<seen.width where !(part.x..<part.maxX).contains(x) || !(part.y..<part.maxY).contains(y) {
+                #expect(mended[x, y] == seen[x, y], "\(x),\(y)")
+            }
+        }
+        #expect(distance(mended, seen, in: part) > 0)
+        #expect(seen.sharpenedAlongRows(in: Box(x: 200, y: 200, width: 10, height: 10)) == seen)
+        #expect(seen.sharpenedAlongRows(in: part, spread: 0) == seen)
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import Imaging
+import Testing
+
+@testable import Reader
+
+/// `frame` smeared along its rows as a camera moving sideways smears it: each pixel the
+/// weighted mean of itself and the pixels to its right, the weights falling as a one-sided
+/// Gaussian of `spread` pixels.
+func smearedSideways(_ frame: Frame, spread: Double) -> Frame {
+    let reach = Int(3 * spread) + 1
+    let weights = (0..<reach).map { exp(-Double($0 * $0) / (2 * spread * spread)) }
+    let total = weights.reduce(0, +)
+    var out = [UInt8](repeating: 0, count: frame.width * frame.height)
+    for y in 0..<frame.height {
+        for x in 0..<frame.width {
+            var sum = 0.0
+            for (k, w) in weights.enumerated() { sum += w * Double(frame[min(frame.width - 1, x + k), y]) }
+            out[y * frame.width + x] = UInt8((sum / total).rounded())
+        }
+    }
+    return Frame(width: frame.width, height: frame.height, bytes: out)
+}
+
+@Suite("Print smeared sideways")
+struct SmearTests {
+    func label(_ name: String) throws -> Frame { try ImageFile.load("\(root)/Devices/labels/\(name).png").packed() }
+
+    @Test("print smeared along its rows is told from sharp print by how little it changes across a row")
+    func told() throws {
+        let reader = try TextReader()
+        for name in ["hp-elitebook-tilted", "lenovo-thinkpad", "dell-latitude", "cisco-switch"] {
+            let sharp = try label(name)
+            let sharpSaid = FrameReader.isSmearedSideways(reader.read(sharp), in: sharp)
+            #expect(!sharpSaid, "\(name)")
+            let smeared = smearedSideways(sharp, spread: 3.5)
+            let smearedSaid = FrameReader.isSmearedSideways(reader.read(smeared), in: smeared)
+            #expect(smearedSaid, "\(name)")
+        }
+        // Too few words say nothing.
+        let blank = Frame(width: 100, height: 40, bytes: [UInt8](repeating: 255, count: 4000))
+        #expect(!FrameReader.isSmearedSideways([], in: blank))
+    }
+
+    @Test("a label smeared sideways is sharpened and read again: the serial read only then is among the readings")
+    func readAgain() throws {
+        // The HP fixture smeared as a phone moving sideways while the shutter is open smears it:
+        // read as it is, its serial line is "SERIAL: 50G9333XD3"; sharpened, 5CG9333XD3.
+        let smeared = smearedSideways(try label("hp-elitebook-tilted"), spread: 3.5)
+        let lines = try FrameReader().read(smeared).filter { !$0.source.isBarcode }.map(\.value)
+        #expect(lines.contains { $0.contains("5CG9333XD3") }, "\(lines)")
+    }
+
+    @Test("what a second reading of the same page reads differently is kept beside the first; the same is not added twice")
+    func adding() {
+        func line(_ text: String, x: Int, y: Int) -> TextLine {
+            let box = Box(x: x, y: y, width: 100, height: 20)
+            return TextLine(words: [Word(text: text, box: box, confidence: 90)], box: box)
+        }
+        let first = [line("Serial", x: 10, y: 10), line("SG9333XD3", x: 150, y: 10), line("P/N", x: 10, y: 200)]
+        // The same text in the same place is not added; a different text in the same place comes
+        // after what was read there first, even a pixel higher; one in a new place, top to bottom.
+        let second = [
+            line("Serial", x: 11, y: 10), line("5CG9333XD3", x: 151, y: 9), line("Model", x: 10, y: 100), line("Serial", x: 10, y: 300),
+        ]
+        let both = FrameReader.adding(second, to: first).map(\.text)
+        #expect(both == ["Serial", "SG9333XD3", "5CG9333XD3", "Model", "P/N", "Serial"])
+    }
+}
