@@ -37,9 +37,18 @@ struct SmearTests {
             let smearedSaid = FrameReader.isSmearedSideways(reader.read(smeared), in: smeared)
             #expect(smearedSaid, "\(name)")
         }
-        // Too few words say nothing.
-        let blank = Frame(width: 100, height: 40, bytes: [UInt8](repeating: 255, count: 4000))
-        #expect(!FrameReader.isSmearedSideways([], in: blank))
+        // Bands of gray that change only down the columns, as far as smear goes: three words over
+        // them are smeared; two say nothing, nor do three read with almost no confidence.
+        let bands = Frame(width: 200, height: 40, bytes: (0..<8000).map { UInt8($0 / 200 % 4 < 2 ? 40 : 220) })
+        func words(_ count: Int, confidence: Double = 90) -> [TextLine] {
+            let words = (0..<count).map {
+                Word(text: "AB12", box: Box(x: 10 + 60 * $0, y: 5, width: 50, height: 20), confidence: confidence)
+            }
+            return [TextLine(words: words, box: Box(x: 10, y: 5, width: 170, height: 20))]
+        }
+        #expect(FrameReader.isSmearedSideways(words(3), in: bands))
+        #expect(!FrameReader.isSmearedSideways(words(2), in: bands))
+        #expect(!FrameReader.isSmearedSideways(words(3, confidence: 20), in: bands))
     }
 
     @Test("a label smeared sideways is sharpened and read again: the serial read only then is among the readings")
