@@ -81,10 +81,19 @@ func startPairing(_ phone: String, _ code: String) throws -> (Process, Pipe, Pip
     return (pair, out, err)
 }
 
-func freshRegister() throws -> String {
-    let path = NSTemporaryDirectory() + "fieldrig-phone-\(getpid())-\(UUID().uuidString.prefix(8)).sqlite"
+/// A demo register in a scratch folder of its own, so that `discard` takes its side files
+/// (`-wal`, `-shm`, `-lock`, `-photos`) with it.
+func freshRegister(_ name: String = "phone") throws -> String {
+    let folder = NSTemporaryDirectory() + "fieldrig-\(name)-\(getpid())-\(UUID().uuidString.prefix(8))"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    let path = folder + "/register.sqlite"
     _ = try fieldrig("register", path, "create", "--demo")
     return path
+}
+
+/// Removes a register made by `freshRegister`, with everything beside it.
+func discard(_ register: String) {
+    try? FileManager.default.removeItem(atPath: (register as NSString).deletingLastPathComponent)
 }
 
 @Suite("Handing the register over, between two processes on a real socket", .serialized)
@@ -97,6 +106,7 @@ struct HandoverTests {
         for answer in ["accept", "decline", "expire"] {
             let mac = try MacProcess(answer: answer)
             let phone = try freshRegister()
+            defer { discard(phone) }
             #expect(
                 try fieldrig("pair", "--register", phone, "--confirm", mac.code).stdout.contains(
                     "\nPaired with Studio Mac, certificate fingerprint "))
@@ -128,6 +138,7 @@ struct HandoverTests {
         let realIdentity = try Identity.load(pem: String(contentsOfFile: "\(paired.state)/identity.pem", encoding: .utf8))
         let code = try realIdentity.pairingCode(name: "Studio Mac", address: elsewhere.address).payload
         let phone = try freshRegister()
+        defer { discard(phone) }
         let run = try fieldrig("pair", "--register", phone, "--confirm", code)
         #expect(run.status == 1)
         #expect(run.stderr.contains("presented another certificate than its pairing code names"), "\(run.stderr)")
@@ -139,6 +150,7 @@ struct HandoverTests {
     func unreachable() throws {
         let mac = try MacProcess(answer: "accept")
         let phone = try freshRegister()
+        defer { discard(phone) }
         _ = try fieldrig("pair", "--register", phone, "--confirm", mac.code)
         mac.stop()
         let run = try fieldrig("handover", "--register", phone, "--send")
@@ -149,6 +161,7 @@ struct HandoverTests {
     func restart() throws {
         let mac = try MacProcess(answer: "ask")
         let phone = try freshRegister()
+        defer { discard(phone) }
         _ = try fieldrig("pair", "--register", phone, "--confirm", mac.code)
         _ = try fieldrig("handover", "--register", phone, "--send")
         let again = try fieldrig("handover", "--register", phone, "--send")  // a new process: the app restarted
@@ -160,6 +173,7 @@ struct HandoverTests {
     func pairingByHand() throws {
         let mac = try MacProcess(answer: "accept", confirmPairing: false)
         let phone = try freshRegister()
+        defer { discard(phone) }
         let (pair, out, _) = try startPairing(phone, mac.code)
         let request = mac.nextPairingLine()
         let macNumber = try #require(
@@ -181,6 +195,7 @@ struct HandoverTests {
     func pairingRefused() throws {
         let mac = try MacProcess(answer: "accept", confirmPairing: false)
         let phone = try freshRegister()
+        defer { discard(phone) }
         let (pair, _, err) = try startPairing(phone, mac.code)
         _ = mac.nextPairingLine()
         #expect(mac.type("pair no") == "not paired: nothing was pinned")
@@ -196,6 +211,7 @@ struct HandoverTests {
         let mac = try MacProcess(answer: "accept")
         let code = try #require(PairingCode.prove(mac.code))
         let phone = try freshRegister()
+        defer { discard(phone) }
         // The phone's register names the Mac, but the Mac never took part in a pairing with it.
         try Register(path: phone).pair(
             Pairing(macName: code.macName, address: code.address, fingerprint: code.fingerprint, pairedAt: Timestamp(milliseconds: 0)))

@@ -3,17 +3,17 @@ import Testing
 
 @Suite("fieldrig register and crash register")
 struct RegisterCommandTests {
-    func scratchPath() -> String {
-        NSTemporaryDirectory() + "fieldrig-cli-\(getpid())-\(UUID().uuidString.prefix(8)).sqlite"
+    /// Where a register may be made: a scratch folder of its own, removed by `discard`.
+    func scratchPath() throws -> String {
+        let folder = NSTemporaryDirectory() + "fieldrig-cli-\(getpid())-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        return folder + "/register.sqlite"
     }
 
     @Test("create --demo, then list assets, walk-round, history and counts")
     func inspect() throws {
-        let path = scratchPath()
-        defer {
-            try? FileManager.default.removeItem(atPath: path)
-            try? FileManager.default.removeItem(atPath: path + "-photos")
-        }
+        let path = try scratchPath()
+        defer { discard(path) }
         #expect(try fieldrig("register", path, "create", "--demo").stdout == "Created \(path) with the demo register (12 assets)\n")
         let assets = try fieldrig("register", path, "assets")
         #expect(assets.status == 0 && assets.stdout.split(separator: "\n").count == 12)
@@ -62,12 +62,8 @@ struct QueueCommandTests {
 
     @Test("queue prints the summary of a fresh demo register")
     func summary() throws {
-        let path = NSTemporaryDirectory() + "fieldrig-q-\(getpid())-\(UUID().uuidString.prefix(6)).sqlite"
-        defer {
-            try? FileManager.default.removeItem(atPath: path)
-            try? FileManager.default.removeItem(atPath: path + "-photos")
-        }
-        _ = try fieldrig("register", path, "create", "--demo")
+        let path = try freshRegister("q")
+        defer { discard(path) }
         #expect(try fieldrig("queue", path).stdout == "All sent\n")
         try Data([1]).write(to: URL(fileURLWithPath: path + "-photos/stray.jpg"))
         let run = try fieldrig("queue", path, "--json")
