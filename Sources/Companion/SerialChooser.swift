@@ -160,7 +160,7 @@ public struct SerialChooser: Sendable, Hashable {
             }
         }
         let printed = collected.printed.map {
-            SerialReading(value: $0.value, symbology: nil, place: $0.place, box: $0.box, slope: $0.slope)
+            SerialReading(value: $0.value, symbology: nil, place: $0.place, box: $0.box, slope: $0.slope, readOnce: $0.readOnce)
         }
         let candidates = SerialExtractor.candidates(barcodes + printed)
         if candidates.isEmpty {

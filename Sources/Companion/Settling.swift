@@ -15,6 +15,8 @@ public struct PrintedTrack: Sendable, Hashable {
     public private(set) var box: Box
     /// How the line slopes on the label, as its latest reading's words showed it.
     public private(set) var slope: Double?
+    /// Its words OCR read a character of twice, in any frame, each read once (`Reading.readOnce`).
+    public private(set) var readOnce: [String: String] = [:]
     public let place: String
     public private(set) var frames = 0
     private var votes: [[Character: Int]]
@@ -47,6 +49,7 @@ public struct PrintedTrack: Sendable, Hashable {
         latest = chars
         box = reading.box
         slope = reading.slope
+        readOnce.merge(reading.readOnce) { first, _ in first }
         frames += 1
     }
 

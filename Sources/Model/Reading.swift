@@ -42,6 +42,12 @@ public struct Reading: Sendable, Hashable {
         return rise / run
     }
 
+    /// The line's words OCR read a character of twice, from the same ink, each with the word
+    /// read once (`Word.readOnce`): "PF5QHU9ON": "PF5QHU9N".
+    public var readOnce: [String: String] {
+        Dictionary(words.compactMap { word in word.readOnce.map { (word.text, $0) } }) { first, _ in first }
+    }
+
     /// Which barcode or printed line, without the box: "CODE-128 barcode", "printed line 2". Boxes
     /// move a little from frame to frame; this does not.
     public var place: String {
@@ -63,10 +69,15 @@ public struct Word: Sendable, Hashable {
     public var text: String
     public var box: Box
     public var confidence: Double
+    /// The word with each character tesseract read a second time from ink it had already read
+    /// taken out ("PF5QHU9ON", its O boxed inside the 9 and the N, for "PF5QHU9N"); nil where
+    /// every character has ink of its own.
+    public var readOnce: String?
 
-    public init(text: String, box: Box, confidence: Double) {
+    public init(text: String, box: Box, confidence: Double, readOnce: String? = nil) {
         self.text = text
         self.box = box
         self.confidence = confidence
+        self.readOnce = readOnce
     }
 }

@@ -99,7 +99,9 @@ public final class TextReader {
                 let text = String(cString: raw)
                 TessDeleteText(raw)
                 if let box = boundingBox(page, RIL_WORD) {
-                    current.append(Word(text: text, box: box, confidence: Double(TessResultIteratorConfidence(results, RIL_WORD))))
+                    let confidence = Double(TessResultIteratorConfidence(results, RIL_WORD))
+                    let once = Self.readOnce(text, symbols(of: results))
+                    current.append(Word(text: text, box: box, confidence: confidence, readOnce: once))
                     if lineBox == nil { lineBox = box }
                 }
             } while TessResultIteratorNext(results, RIL_WORD) != 0
@@ -107,6 +109,55 @@ public final class TextReader {
             return lines.sorted { ($0.box.y, $0.box.x) < ($1.box.y, $1.box.x) }
         }
     }
+
+    /// The characters of the word `results` is at, each with its box, in reading order.
+    private func symbols(of results: OpaquePointer) -> [(text: String, box: Box)] {
+        guard let symbol = TessResultIteratorCopy(results) else { return [] }
+        defer { TessResultIteratorDelete(symbol) }
+        let page = TessResultIteratorGetPageIterator(symbol)
+        var out: [(text: String, box: Box)] = []
+        repeat {
+            guard let raw = TessResultIteratorGetUTF8Text(symbol, RIL_SYMBOL) else { break }
+            let text = String(cString: raw)
+            TessDeleteText(raw)
+            guard let box = boundingBox(page, RIL_SYMBOL) else { break }
+            out.append((text, box))
+        } while TessPageIteratorIsAtFinalElement(page, RIL_WORD, RIL_SYMBOL) == 0 && TessResultIteratorNext(symbol, RIL_SYMBOL) != 0
+        return out
+    }
+
+    /// `word` with each character read twice from the same ink taken out, where its `symbols`
+    /// (its characters with their boxes) show one; nil where none does.
+    ///
+    /// Printed characters stand apart, each box clear of its neighbours' or touching them. A
+    /// blurred, bold or glaring character can be read as two ("9" as "9O", "0" as "O0"): the
+    /// second one's box is then narrow (at most `narrowShare` of the word's typical character
+    /// width) and lies mostly (`sharedInk` of its width or more) inside the boxes beside it. A
+    /// box much wider than the typical character (`wideShare` of it: tesseract sometimes boxes
+    /// one character across its neighbours) says nothing about where its neighbours' ink is.
+    static func readOnce(_ word: String, _ symbols: [(text: String, box: Box)]) -> String? {
+        guard symbols.count >= 3, symbols.map(\.text).joined() == word else { return nil }
+        let widths = symbols.map(\.box.width).sorted()
+        let typical = Double(widths[widths.count / 2])
+        func overlap(_ i: Int, _ j: Int) -> Int {
+            guard symbols.indices.contains(j), Double(symbols[j].box.width) <= typical * wideShare else { return 0 }
+            let (a, b) = (symbols[i].box, symbols[j].box)
+            return max(0, min(a.maxX, b.maxX) - max(a.x, b.x))
+        }
+        let twice = symbols.indices.filter { i in
+            let width = Double(symbols[i].box.width)
+            return width <= typical * narrowShare && Double(overlap(i, i - 1) + overlap(i, i + 1)) >= width * sharedInk
+        }
+        guard !twice.isEmpty, twice.count * 4 < symbols.count else { return nil }
+        return symbols.indices.filter { !twice.contains($0) }.map { symbols[$0].text }.joined()
+    }
+
+    /// A character at most this share of its word's typical width, with at least `sharedInk` of
+    /// it inside its neighbours' boxes, is read twice; a neighbour over `wideShare` of the
+    /// typical width is not counted.
+    static let narrowShare = 0.75
+    static let sharedInk = 0.5
+    static let wideShare = 1.5
 
     private func boundingBox(_ page: OpaquePointer?, _ level: TessPageIteratorLevel) -> Box? {
         var left: Int32 = 0

@@ -95,7 +95,8 @@ enum Layout {
         for (i, j) in partner {
             out[i] = SerialReading(
                 value: waiting[i]!.keyword + " " + readings[j].value, symbology: nil, place: readings[j].place,
-                box: readings[i].box!.union(readings[j].box!))
+                box: readings[i].box!.union(readings[j].box!),
+                readOnce: readings[i].readOnce.merging(readings[j].readOnce) { first, _ in first })
         }
         // Within one line: "VALUE (Serial No.)" names the value before it; so does a keyword
         // printed bare after its value where OCR took the two for one line ("WD-WMC4NOWA3300 SER.
@@ -145,6 +146,7 @@ enum Layout {
             {
                 out[i].value += out[j].value
                 out[i].box = box.union(out[j].box!)
+                out[i].readOnce.merge(out[j].readOnce) { first, _ in first }
                 dropped.insert(j)
             }
         }

@@ -27,13 +27,19 @@ public struct SerialReading: Sendable, Hashable {
     /// How its print slopes, in pixels down per pixel to the right, where its words show it (a
     /// tilted label): rows of a table are paired along it.
     public var slope: Double?
+    /// Its words that OCR read a character of twice, from the same ink, each with the word read
+    /// once (`Word.readOnce`): "PF5QHU9ON": "PF5QHU9N".
+    public var readOnce: [String: String]
 
-    public init(value: String, symbology: String?, place: String, box: Box? = nil, slope: Double? = nil) {
+    public init(
+        value: String, symbology: String?, place: String, box: Box? = nil, slope: Double? = nil, readOnce: [String: String] = [:]
+    ) {
         self.value = value
         self.symbology = symbology
         self.place = place
         self.box = box
         self.slope = slope
+        self.readOnce = readOnce
     }
 
     public init(_ reading: Reading) {
@@ -42,6 +48,17 @@ public struct SerialReading: Sendable, Hashable {
         place = reading.place
         box = reading.box
         slope = reading.slope
+        readOnce = reading.readOnce
+    }
+
+    /// `token` (a value read on this line) with each of its words OCR read a character of twice
+    /// read once; nil where it has none.
+    func readOnce(_ token: String) -> String? {
+        var once = token
+        for (word, fixed) in readOnce.sorted(by: { $0.key < $1.key }) {
+            if let range = once.range(of: word) { once.replaceSubrange(range, with: fixed) }
+        }
+        return once == token ? nil : once
     }
 
     public var isBarcode: Bool { symbology != nil }
@@ -79,10 +96,36 @@ public enum SerialExtractor {
                     // pairs rows wrongly).
                     guard let value = Tokens.serialToken(field.value), !NotSerial.isDellPPID(value) else { continue }
                     let corrected = Tokens.correctByGrammar(value, formats: formats, makers: makersFormats, barcodes: barcodes)
+                    // A character OCR read twice from the same ink, taken out. Which of the two
+                    // readings of that ink is the stray one, boxes do not always tell: this is a
+                    // second reading, never evidence that a barcode a character away agrees,
+                    // and none is needed where the print as read already agrees with one. It is
+                    // listed first where it is in the format of the maker the label names and
+                    // the print as read is not (one character too many for it), unless a maker's
+                    // format says the same, by another character (then they are one entry).
+                    let once =
+                        barcodes.contains(where: { Tokens.readAs(corrected, $0) })
+                        ? nil
+                        : reading.readOnce(value).flatMap(Tokens.serialToken).map {
+                            Tokens.correctByGrammar($0, formats: formats, makers: makersFormats, barcodes: barcodes)
+                        }
+                    func inMakersFormat(_ value: String) -> Bool { makersFormats.contains { $0.fit(value) != nil } }
+                    let strays = Tokens.strayReadings(corrected, formats: makersFormats, barcodes: barcodes)
+                    let onceFirst =
+                        once.map { once in
+                            inMakersFormat(once) && !inMakersFormat(corrected)
+                                && !strays.contains { OCRConfusion.fold($0) == OCRConfusion.fold(once) }
+                        } ?? false
+                    func addOnce() {
+                        guard let once else { return }
+                        pool.add(once, place: reading.place + " (a character read twice taken out)", source: .labelledText, exactOnly: true)
+                    }
+                    if onceFirst { addOnce() }
                     pool.add(corrected, place: reading.place, source: .labelledText)
-                    for second in Tokens.strayReadings(corrected, formats: makersFormats, barcodes: barcodes) {
+                    for second in strays {
                         pool.add(second, place: reading.place + " (a character read twice taken out)", source: .labelledText)
                     }
+                    if !onceFirst { addOnce() }
                     if let q = Tokens.qReading(
                         value, corrected: corrected, formats: formats + makersFormats, makers: makersFormats, barcodes: barcodes)
                     {
@@ -234,6 +277,9 @@ struct Pool {
         /// The printed value with Q for the O's OCR read (`Tokens.qReading`): it folds to the
         /// same key, so it is kept here and offered as a second reading.
         var qValue: String?
+        /// Whether the value joins a barcode's only where the two are the same (OCR folding
+        /// aside): a second reading of print that is not evidence of agreeing any further.
+        var exactOnly = false
 
         /// Whether a barcode's data gave this value, as it is or as a second reading.
         var fromBarcode: Bool { sources.contains(.barcode) || sources.contains(.barcodeAlternative) }
@@ -249,10 +295,10 @@ struct Pool {
         entries[OCRConfusion.fold(value)]?.qValue = q
     }
 
-    mutating func add(_ value: String, place: String, source: Source) {
+    mutating func add(_ value: String, place: String, source: Source, exactOnly: Bool = false) {
         let key = OCRConfusion.fold(value)
-        var entry = entries[key] ?? Entry(order: next)
-        if entries[key] == nil { next += 1 }
+        var entry = entries[key] ?? Entry(order: next, exactOnly: exactOnly)
+        if entries[key] == nil { next += 1 } else if !exactOnly { entry.exactOnly = false }
         if source == .barcode || source == .barcodeAlternative {
             entry.barcodeValue = entry.barcodeValue ?? value
         } else {
@@ -268,7 +314,7 @@ struct Pool {
     /// disagreement). So does a labelled printed value OCR cut short, the start or end of one
     /// barcode's value: what it read agrees.
     mutating func mergeConfusedPrint() {
-        let printedOnly = entries.filter { !$0.value.fromBarcode && $0.value.textValue != nil }
+        let printedOnly = entries.filter { !$0.value.fromBarcode && $0.value.textValue != nil && !$0.value.exactOnly }
         for (key, printed) in printedOnly {
             let read = printed.textValue!
             var matches = entries.filter { $0.value.barcodeValue.map { Tokens.readAs(read, $0) } == true }

@@ -64,6 +64,25 @@ struct SerialChooserTests {
         #expect(c.rows.map(\.value) == ["XGYXJHW"])
     }
 
+    @Test("a character a frame's OCR read twice from the same ink: the chooser offers the value read once too")
+    func readTwice() {
+        // A Lenovo label (its serials have eight characters): one frame of three boxed the 9's
+        // ink twice, "9O"; that frame's reading of the line is kept with the value read once.
+        let title = Reading(value: "Lenovo ThinkCentre M70q", source: .text(line: 1), box: Box(x: 200, y: 100, width: 400, height: 24))
+        func serial(_ value: String, once: String? = nil) -> Reading {
+            let box = Box(x: 200, y: 150, width: 260, height: 24)
+            return Reading(
+                value: "S/N. " + value, source: .text(line: 2), box: box,
+                words: [Word(text: "S/N.", box: box, confidence: 90), Word(text: value, box: box, confidence: 80, readOnce: once)])
+        }
+        var c = reading([[title, serial("PF5QHU9ON")], [title, serial("PF5QHU9ON", once: "PF5QHU9N")], [title, serial("PF5QHU9ON")]])
+        _ = c.handle(.clock(.seconds(1)))
+        #expect(c.rows.map(\.value) == ["PF5QHU9N", "PF5QHU90N", "PF5QHU9ON"])
+        var none = reading([[title, serial("PF5QHU9ON")], [title, serial("PF5QHU9ON")]])
+        _ = none.handle(.clock(.seconds(1)))
+        #expect(none.rows.map(\.value) == ["PF5QHU90N", "PF5QHU9ON"])
+    }
+
     @Test("the read settles by itself and the chooser comes up on its own, with the exact copy and no scores")
     func chooser() {
         var c = reading([[barcode("CN0KX2M1743", "CODE-128")], [printed("S/N: CN0KX2M1742", line: 2)]])

@@ -682,3 +682,53 @@ struct NotSerialTests {
         #expect(Tokens.joinedHyphens("Serial - 12345") == "Serial - 12345")
     }
 }
+
+@Suite("A character OCR read twice from the same ink, as its boxes show")
+struct ReadOnceTests {
+    func printed(_ value: String, _ line: Int, once: [String: String]) -> SerialReading {
+        SerialReading(value: value, symbology: nil, place: "printed line \(line)", readOnce: once)
+    }
+
+    @Test("the value without it is offered too: first where the maker's format fits it and not the value as read")
+    func offered() {
+        // Lenovo's serials have eight characters; "PF5QHU9ON" has nine, its O boxed inside the 9.
+        let lenovo = SerialExtractor.candidates([
+            text("Lenovo ThinkCentre M70q", 1), printed("S/N. PF5QHU9ON", 2, once: ["PF5QHU9ON": "PF5QHU9N"]),
+        ])
+        #expect(lenovo.map(\.value) == ["PF5QHU9N", "PF5QHU90N", "PF5QHU9ON"])
+        #expect(lenovo.first?.whereRead == ["printed line 2 (a character read twice taken out)"])
+        // No maker named: after the value as read, which is still offered first.
+        let plain = SerialExtractor.candidates([printed("S/N. WFKC9OTKMR", 1, once: ["WFKC9OTKMR": "WFKC9TKMR"])])
+        #expect(plain.map(\.value) == ["WFKC90TKMR", "WFKC9OTKMR", "WFKC9TKMR", "WFKC9QTKMR"])
+        // Where the maker's format says the same by another character, the format's reading stands.
+        let strays = SerialExtractor.candidates([
+            text("Lenovo ThinkPad T14", 1), printed("SN: PFMMRGP5S", 2, once: ["PFMMRGP5S": "PFMMRGPS"]),
+        ])
+        #expect(strays.map(\.value).contains("PFMMRGP5") && strays.first?.value == "PFMMRGP5S")
+        // Found in the words of the value's own line when a keyword's line took it.
+        let table = SerialExtractor.candidates([
+            boxed("Lenovo ThinkCentre M70q", 1, 200, 100, 300),
+            boxed("S/N", 2, 200, 200, 50),
+            SerialReading(
+                value: "PF5QHU9ON", symbology: nil, place: "printed line 3", box: Box(x: 400, y: 200, width: 150, height: 24),
+                readOnce: ["PF5QHU9ON": "PF5QHU9N"]),
+        ])
+        #expect(table.first?.value == "PF5QHU9N")
+    }
+
+    @Test("never evidence that a barcode a character away agrees; not offered where the print as read agrees with one")
+    func notEvidence() {
+        // The boxes took the 9 and the Y both for strays: "WD-WCC4NQWDFG3" is the barcode's value
+        // less a character, but the print, with its Y read twice, still differs from it by a digit.
+        let wd = SerialExtractor.candidates([
+            printed("SER NO WD-WCC4NQWD9YFG3", 1, once: ["WD-WCC4NQWD9YFG3": "WD-WCC4NQWDFG3"]), code("WD-WCC4NQWD4FG3"),
+        ])
+        #expect(!wd.contains { $0.evidence == .agree }, "\(wd)")
+        #expect(wd.first?.value == "WD-WCC4NQWD9FG3" && wd.first?.disagreesWith == ["WD-WCC4NQWD4FG3"], "\(wd)")
+        // The print as read is the barcode's value with one character more: they agree, and
+        // nothing else is offered.
+        let agreed = SerialExtractor.candidates([printed("S/N: ZR6ESLMPK", 1, once: ["ZR6ESLMPK": "ZR6ELMPK"]), code("ZR6SLMPK")])
+        #expect(agreed.map(\.value) == ["ZR6SLMPK"])
+        #expect(agreed.first?.evidence == .agree)
+    }
+}
