@@ -90,6 +90,11 @@ public struct Box: Sendable, Hashable, Codable, CustomStringConvertible {
         return Box(x: x0, y: y0, width: max(maxX, other.maxX) - x0, height: max(maxY, other.maxY) - y0)
     }
 
+    /// The smallest box holding all of `boxes`; nil where there are none.
+    public static func enclosing(_ boxes: some Sequence<Box>) -> Box? {
+        boxes.reduce(nil) { $0?.union($1) ?? $1 }
+    }
+
     /// The area both boxes cover.
     public func intersectionArea(_ other: Box) -> Int {
         let w = min(maxX, other.maxX) - max(x, other.x)

@@ -107,8 +107,7 @@ public final class FrameReader {
     /// the tallest line's height above and below, and four times that at either end (print
     /// tesseract did not find beside print it did).
     static func printArea(_ lines: [TextLine]) -> Box {
-        guard let first = lines.first else { return Box(x: 0, y: 0, width: 0, height: 0) }
-        let all = lines.dropFirst().reduce(first.box) { $0.union($1.box) }
+        guard let all = Box.enclosing(lines.map(\.box)) else { return Box(x: 0, y: 0, width: 0, height: 0) }
         let margin = lines.map(\.box.height).max() ?? 0
         return Box(x: all.x - 4 * margin, y: all.y - margin, width: all.width + 8 * margin, height: all.height + 2 * margin)
     }
@@ -176,9 +175,8 @@ public final class FrameReader {
                 let height = uprightHeight($0.box, skew: skew)
                 return height <= typical * tallestWord && height >= typical * flattestWord
             }
-            guard let first = kept.first else { continue }
+            guard let box = Box.enclosing(kept.map(\.box)) else { continue }
             number += 1
-            let box = kept.dropFirst().reduce(first.box) { $0.union($1.box) }
             readings.append(
                 Reading(value: kept.map(\.text).joined(separator: " "), source: .text(line: number), box: box, words: kept))
         }
@@ -299,8 +297,8 @@ public final class FrameReader {
             }
             if kept.count == line.words.count {
                 out.append(line)
-            } else if let first = kept.first {
-                out.append(TextLine(words: kept, box: kept.dropFirst().reduce(first.box) { $0.union($1.box) }))
+            } else if let box = Box.enclosing(kept.map(\.box)) {
+                out.append(TextLine(words: kept, box: box))
             }
         }
         return out.sorted { ($0.box.y, $0.box.x) < ($1.box.y, $1.box.x) }
@@ -328,8 +326,7 @@ public final class FrameReader {
         }
         var out: [TextLine] = []
         for row in rows {
-            guard let first = row.first else { continue }
-            let box = row.dropFirst().reduce(first.box) { $0.union($1.box) }
+            guard let box = Box.enclosing(row.map(\.box)) else { continue }
             guard box.height <= typical * 2 else {
                 out += row
                 continue
