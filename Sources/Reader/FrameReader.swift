@@ -51,6 +51,12 @@ public final class FrameReader {
                 let sharpened = page.sharpenedAlongRows(in: Self.printArea(first))
                 read = Self.adding(Self.reading(text.read(sharpened), of: sharpened, with: text), to: read)
             }
+            // Print washed pale (glare on the label, faint ink) is read again with its contrast
+            // stretched locally; again, what that reads differently is kept beside the first.
+            if Self.isPale(first, in: page) {
+                let stretched = page.contrastStretchedLocally()
+                read = Self.adding(Self.reading(text.read(stretched), of: stretched, with: text), to: read)
+            }
             lines = read.map { $0.movingBoxes(upright.originalBox) }
         }
         return Self.combine(symbols: symbols, lines: lines, skew: skew)
@@ -120,6 +126,22 @@ public final class FrameReader {
     static let leastMeasured = 30.0
     /// ... and fewer measured words than this say nothing about it.
     static let fewestMeasured = 3
+
+    /// Whether some of the print in `page`, as `lines` found it, is pale: a word of three letters
+    /// or digits or more whose light and dark lie under `paleBelow` levels apart (black ink on
+    /// white paper lies over 200 apart; faint grey ink, or ink under glare, under 100). A grainy
+    /// page is not counted pale: stretching its contrast stretches the grain, and tesseract then
+    /// reads the grain for minutes.
+    static func isPale(_ lines: [TextLine], in page: Frame) -> Bool {
+        let words = printedWords(lines).filter { $0.text.filter { $0.isLetter || $0.isNumber }.count >= 3 }
+        guard let palest = words.compactMap({ page.levelSpread(in: $0.box) }).min() else { return false }
+        return palest < paleBelow && page.grain < grainyAbove
+    }
+
+    /// A word whose light and dark lie fewer levels apart than this is pale.
+    static let paleBelow = 100
+    /// A page grainier than this is not read again stretched.
+    static let grainyAbove = 0.08
 
     /// `lines` with each of `more` (a second reading of the same page) that reads something
     /// they do not: a line whose text no line of `lines` in the same place has. Each comes

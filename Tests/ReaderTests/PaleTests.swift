@@ -1,0 +1,65 @@
+import Foundation
+import Imaging
+import Testing
+
+@testable import Reader
+
+/// `frame` under glare as a lamp's reflection lays it on a label: a bright spot centred at `x`,
+/// `y`, laid over the picture as light is (screened: what is white stays white, what is black
+/// goes to `strength` of white at the centre), falling away to nothing over `reach` pixels.
+func glared(_ frame: Frame, x: Int, y: Int, strength: Double = 0.75, reach: Double = 768) -> Frame {
+    var out = [UInt8](repeating: 0, count: frame.width * frame.height)
+    for row in 0..<frame.height {
+        for column in 0..<frame.width {
+            let distance = Double((column - x) * (column - x) + (row - y) * (row - y)).squareRoot()
+            let light = max(0, 1 - distance / reach) * strength
+            let level = Double(frame[column, row]) / 255
+            out[row * frame.width + column] = UInt8((255 * (1 - (1 - level) * (1 - light))).rounded())
+        }
+    }
+    return Frame(width: frame.width, height: frame.height, bytes: out)
+}
+
+@Suite("Print washed pale")
+struct PaleTests {
+    func label(_ name: String) throws -> Frame { try ImageFile.load("\(root)/Devices/labels/\(name).png").packed() }
+
+    @Test("print is pale where a word's light and dark lie close together; black print is not, nor is a grainy page")
+    func told() throws {
+        let reader = try TextReader()
+        let sharp = try label("hp-elitebook")
+        #expect(!FrameReader.isPale(reader.read(sharp), in: sharp))
+        let pale = glared(try label("hp-elitebook-tilted"), x: 485, y: 254)
+        #expect(FrameReader.isPale(reader.read(pale), in: pale))
+        // The same words over grain: the page is not read again stretched.
+        var random = SeededRandom(seed: 11)
+        let grainy = Frame(width: 200, height: 40, bytes: (0..<8000).map { _ in UInt8(200 + Int.random(in: -20...20, using: &random)) })
+        let faint = Frame(width: 200, height: 40, bytes: (0..<8000).map { $0 % 200 % 6 < 2 ? 150 : 230 })
+        let words = [
+            TextLine(
+                words: [Word(text: "AB12", box: Box(x: 10, y: 5, width: 50, height: 20), confidence: 90)],
+                box: Box(x: 10, y: 5, width: 50, height: 20))
+        ]
+        #expect(FrameReader.isPale(words, in: faint))
+        #expect(!FrameReader.isPale(words, in: grainy))
+        // A word of fewer than three letters or digits says nothing.
+        let short = [
+            TextLine(
+                words: [Word(text: "A1", box: Box(x: 10, y: 5, width: 50, height: 20), confidence: 90)],
+                box: Box(x: 10, y: 5, width: 50, height: 20))
+        ]
+        #expect(!FrameReader.isPale(short, in: faint))
+    }
+
+    @Test("a label under glare is read again with its contrast stretched: the serial read only then is among the readings")
+    func readAgain() throws {
+        // The HP fixture with a lamp's reflection centred on its serial line: tesseract's first
+        // reading of it loses the serial; stretched, the page reads 5CG9333XD3.
+        let pale = glared(try label("hp-elitebook-tilted"), x: 485, y: 254)
+        let upright = UprightFrame(pale).frame
+        let first = try TextReader().read(upright).map(\.text)
+        #expect(!first.contains { $0.contains("5CG9333XD3") }, "\(first)")
+        let lines = try FrameReader().read(pale).filter { !$0.source.isBarcode }.map(\.value)
+        #expect(lines.contains { $0.contains("5CG9333XD3") }, "\(lines)")
+    }
+}
