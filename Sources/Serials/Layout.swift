@@ -8,7 +8,8 @@
 /// or lower than its label column (read by OCR before it, or drifting on a tilted label) still
 /// pairs with its own row and not the next; on a tilted label rows are followed along the tilt
 /// its lines' words (or its columns) show; failing that, the line just under it, starting near
-/// it. Each value's line is used once. Within one line, "VALUE (Serial No.)" names the value. A
+/// it. Each value's line is used once; a line lying over it (the page read a second time, its
+/// print read another way) is the keyword's value too, after it unless it holds it whole and more. Within one line, "VALUE (Serial No.)" names the value. A
 /// word OCR split into two boxes on one row is put together first.
 enum Layout {
     static func joined(_ given: [SerialReading]) -> [SerialReading] {
@@ -25,7 +26,12 @@ enum Layout {
                 waiting[i] = (value, false)
             }
         }
-        let values = texts.filter { waiting[$0] == nil && Keywords.fields(in: readings[$0].value).first?.kind == Keywords.Kind.none }
+        // A value has two letters or digits at least: a lone mark beside a keyword ("v", a
+        // speck read as a letter) is not what it names.
+        let values = texts.filter {
+            waiting[$0] == nil && Keywords.fields(in: readings[$0].value).first?.kind == Keywords.Kind.none
+                && readings[$0].value.filter { $0.isLetter || $0.isNumber }.count >= 2
+        }
         var partner: [Int: Int] = [:]
         var taken = Set<Int>()
         let tilt = tilt(of: readings)
@@ -92,11 +98,31 @@ enum Layout {
                 taken.insert(j)
             }
         }
-        for (i, j) in partner {
-            out[i] = SerialReading(
+        func pairing(_ i: Int, _ j: Int) -> SerialReading {
+            SerialReading(
                 value: waiting[i]!.keyword + " " + readings[j].value, symbology: nil, place: readings[j].place,
                 box: readings[i].box!.union(readings[j].box!),
                 readOnce: readings[i].readOnce.merging(readings[j].readOnce) { first, _ in first })
+        }
+        // The page read a second time (sharpened, or its contrast stretched) can read the
+        // value's print another way, in a line lying over the value's own: that line is the
+        // keyword's value too, read another way ("285974" and "OM80FK285974" under "SN").
+        var alternates: [Int: [Int]] = [:]
+        for (i, j) in partner {
+            let box = readings[j].box!
+            let over = values.filter { k in
+                guard k != j, !taken.contains(k) else { return false }
+                let other = readings[k].box!
+                return box.intersectionArea(other) * 2 >= min(box.area, other.area)
+            }
+            // A reading that holds another whole, and more, read more of the print: it comes
+            // first. Otherwise they come in the order they were read (the first reading first).
+            func body(_ k: Int) -> String { readings[k].value.filter { $0.isLetter || $0.isNumber } }
+            func pieces(_ k: Int) -> Int { ([j] + over).filter { $0 != k && body(k) != body($0) && body(k).contains(body($0)) }.count }
+            let group = ([j] + over).sorted { (pieces($0), -$0) > (pieces($1), -$1) }
+            alternates[i] = Array(group.dropFirst())
+            taken.formUnion(over)
+            out[i] = pairing(i, group[0])
         }
         // Within one line: "VALUE (Serial No.)" names the value before it; so does a keyword
         // printed bare after its value where OCR took the two for one line ("WD-WMC4NOWA3300 SER.
@@ -116,7 +142,7 @@ enum Layout {
             guard awaiting(keyword), Keywords.fields(in: value).allSatisfy({ $0.kind == .none }) else { continue }
             out[i].value = keyword + " " + value
         }
-        return taken.isEmpty ? out : out.indices.filter { !taken.contains($0) }.map { out[$0] }
+        return out.indices.filter { !taken.contains($0) }.flatMap { i in [out[i]] + (alternates[i] ?? []).map { pairing(i, $0) } }
     }
 
     /// `readings` with each word OCR split into two boxes put together again: a box that starts

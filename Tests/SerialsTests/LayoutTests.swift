@@ -48,6 +48,34 @@ struct LayoutTests {
         #expect(SerialExtractor.candidates(readings).map(\.value) == ["C02GN0Q27VYX"])
     }
 
+    @Test("a second reading of the value's print, lying over it, is the keyword's value too; the one holding the other whole comes first")
+    func readTwoWays() {
+        // Boxes as read off a Supermicro label under glare: "SN" over its value, which the first
+        // reading read in part and the page read again stretched read whole.
+        let readings = [
+            boxed("SN", 5, 679, 292, 21, 12), boxed("285974", 6, 699, 318, 82, 19), boxed("OM80FK285974", 7, 598, 318, 183, 19),
+            boxed("REV: 1.03", 8, 640, 357, 99, 18), code("E3E9CC8626A0"),
+        ]
+        let joined = Layout.joined(readings)
+        #expect(joined.map(\.value) == ["SN OM80FK285974", "SN 285974", "REV: 1.03", "E3E9CC8626A0"])
+        #expect(joined.first?.place == "printed line 7")
+        #expect(SerialExtractor.candidates(readings).map(\.value).first == "OM80FK285974")
+        // Two readings neither of which holds the other keep the order they were read in; a
+        // line beside the value, not over it, is not a reading of it.
+        let apart = [
+            boxed("Serial Number", 1, 60, 170, 180, 20), boxed("WFK2261KN", 2, 60, 198, 150), boxed("KFK2261KN", 3, 61, 197, 150),
+            boxed("MADE IN THAILAND", 4, 260, 198, 200),
+        ]
+        #expect(Layout.joined(apart).map(\.value) == ["Serial Number WFK2261KN", "Serial Number KFK2261KN", "MADE IN THAILAND"])
+    }
+
+    @Test("a lone mark beside a keyword is not its value: the value under it is")
+    func loneMark() {
+        // A speck read as "v" touching the keyword's box on its row.
+        let readings = [boxed("SN", 1, 679, 292, 21, 12), boxed("v", 2, 698, 292, 2, 12), boxed("OM80FK285974", 3, 598, 318, 183, 19)]
+        #expect(Layout.joined(readings).map(\.value) == ["SN OM80FK285974", "v"])
+    }
+
     @Test("a keyword in parentheses beside a value names it, in its own box or on the same line")
     func captionBeside() {
         let apart = [
