@@ -22,8 +22,6 @@ func glared(_ frame: Frame, x: Int, y: Int, strength: Double = 0.75, reach: Doub
 
 @Suite("Print washed pale")
 struct PaleTests {
-    func label(_ name: String) throws -> Frame { try ImageFile.load("\(root)/Devices/labels/\(name).png").packed() }
-
     @Test("print is pale where a word's light and dark lie close together; black print is not, nor is a grainy page")
     func told() throws {
         let reader = try TextReader()

@@ -22,10 +22,11 @@ func smearedSideways(_ frame: Frame, spread: Double) -> Frame {
     return Frame(width: frame.width, height: frame.height, bytes: out)
 }
 
+/// The label fixture `name` (`Devices/labels/NAME.png`), rows packed.
+func label(_ name: String) throws -> Frame { try ImageFile.load("\(root)/Devices/labels/\(name).png").packed() }
+
 @Suite("Print smeared sideways")
 struct SmearTests {
-    func label(_ name: String) throws -> Frame { try ImageFile.load("\(root)/Devices/labels/\(name).png").packed() }
-
     @Test("print smeared along its rows is told from sharp print by how little it changes across a row")
     func told() throws {
         let reader = try TextReader()
