@@ -131,7 +131,7 @@ public final class FrameReader {
     /// or digits or more whose light and dark lie under `paleBelow` levels apart (black ink on
     /// white paper lies over 200 apart; faint grey ink, or ink under glare, under 100). A grainy
     /// page is not counted pale: stretching its contrast stretches the grain, and tesseract then
-    /// reads the grain for minutes.
+    /// reads the grain for seconds.
     static func isPale(_ lines: [TextLine], in page: Frame) -> Bool {
         let words = printedWords(lines).filter { $0.text.filter { $0.isLetter || $0.isNumber }.count >= 3 }
         guard let palest = words.compactMap({ page.levelSpread(in: $0.box) }).min() else { return false }

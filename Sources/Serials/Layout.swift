@@ -9,8 +9,9 @@
 /// pairs with its own row and not the next; on a tilted label rows are followed along the tilt
 /// its lines' words (or its columns) show; failing that, the line just under it, starting near
 /// it. Each value's line is used once; a line lying over it (the page read a second time, its
-/// print read another way) is the keyword's value too, after it unless it holds it whole and more. Within one line, "VALUE (Serial No.)" names the value. A
-/// word OCR split into two boxes on one row is put together first.
+/// print read another way) is the keyword's value too, the two in the order they were read
+/// unless one holds the other whole and more. Within one line, "VALUE (Serial No.)" names the value. A word OCR split into two boxes
+/// on one row is put together first.
 enum Layout {
     static func joined(_ given: [SerialReading]) -> [SerialReading] {
         let readings = mended(given)
@@ -108,12 +109,19 @@ enum Layout {
         // value's print another way, in a line lying over the value's own: that line is the
         // keyword's value too, read another way ("285974" and "OM80FK285974" under "SN").
         var alternates: [Int: [Int]] = [:]
-        for (i, j) in partner {
+        // Keywords in reading order, so that one line lying over two values goes to the first.
+        for (i, j) in partner.sorted(by: { $0.key < $1.key }) {
             let box = readings[j].box!
+            // Lying over it: as high as it, within half as much again, over half of each one's
+            // height and half the narrower one's width (a box tesseract drew round a whole tilted
+            // line above it is three times as high, and not another reading of the value).
             let over = values.filter { k in
                 guard k != j, !taken.contains(k) else { return false }
                 let other = readings[k].box!
-                return box.intersectionArea(other) * 2 >= min(box.area, other.area)
+                let (low, high) = (min(box.height, other.height), max(box.height, other.height))
+                let down = min(box.maxY, other.maxY) - max(box.y, other.y)
+                let across = min(box.maxX, other.maxX) - max(box.x, other.x)
+                return high * 2 <= low * 3 && down * 2 >= high && across * 2 >= min(box.width, other.width)
             }
             // A reading that holds another whole, and more, read more of the print: it comes
             // first. Otherwise they come in the order they were read (the first reading first).

@@ -67,6 +67,13 @@ struct LayoutTests {
             boxed("MADE IN THAILAND", 4, 260, 198, 200),
         ]
         #expect(Layout.joined(apart).map(\.value) == ["Serial Number WFK2261KN", "Serial Number KFK2261KN", "MADE IN THAILAND"])
+        // A box tesseract drew round a whole tilted line above, three times as high, lies over
+        // the value too, and is not another reading of it.
+        let tall = [boxed("CISCO C9200L q", 0, 40, 150, 900, 90)] + apart
+        #expect(
+            Layout.joined(tall).map(\.value) == [
+                "CISCO C9200L q", "Serial Number WFK2261KN", "Serial Number KFK2261KN", "MADE IN THAILAND",
+            ])
     }
 
     @Test("a lone mark beside a keyword is not its value: the value under it is")
