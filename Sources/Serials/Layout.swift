@@ -35,6 +35,18 @@ enum Layout {
         }
         var partner: [Int: Int] = [:]
         var taken = Set<Int>()
+        // A keyword read twice in one place (the page read a second time, the keyword alike and
+        // its value not) is one keyword: the first takes the value and the other reading of it,
+        // and the second goes.
+        for i in waiting.keys.sorted() {
+            let box = readings[i].box!
+            if waiting.keys.contains(where: {
+                $0 < i && readings[$0].value == readings[i].value && readings[$0].box!.intersectionArea(box) * 2 > box.area
+            }) {
+                waiting[i] = nil
+                taken.insert(i)
+            }
+        }
         let tilt = tilt(of: readings)
         // Same row first, best overlap first.
         var pairs: [(keyword: Int, value: Int, overlap: Double, gap: Int)] = []
@@ -57,7 +69,9 @@ enum Layout {
                 }
             }
         }
-        for pair in pairs.sorted(by: { ($0.overlap, -$0.gap) > ($1.overlap, -$1.gap) })
+        // Ties go to the keyword, then the value, read first: the same readings pair alike in
+        // every run.
+        for pair in pairs.sorted(by: { ($0.overlap, -$0.gap, -$0.keyword, -$0.value) > ($1.overlap, -$1.gap, -$1.keyword, -$1.value) })
         where partner[pair.keyword] == nil && !taken.contains(pair.value) {
             partner[pair.keyword] = pair.value
             taken.insert(pair.value)

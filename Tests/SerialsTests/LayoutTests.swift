@@ -76,6 +76,24 @@ struct LayoutTests {
             ])
     }
 
+    @Test("a keyword read twice in one place is one keyword: its value read two ways follows it, the one holding the other whole first")
+    func keywordReadTwice() {
+        // Boxes as read off a WD label under glare: the first reading lost the W of the value, the
+        // page read again stretched read it whole, and both read the keyword alike.
+        let readings = [
+            boxed("D-WCC4NQ67UG2Y", 4, 445, 318, 318, 27), boxed("WD-WCC4NQ67UG2Y", 5, 417, 318, 346, 27),
+            boxed("SERIAL", 6, 162, 320, 116, 22), boxed("SERIAL", 7, 163, 320, 117, 22),
+        ]
+        #expect(Layout.joined(readings).map(\.value) == ["SERIAL WD-WCC4NQ67UG2Y", "SERIAL D-WCC4NQ67UG2Y"])
+        #expect(SerialExtractor.candidates(readings).map(\.value).first == "WD-WCC4NQ67UG2Y")
+        // The same keyword elsewhere on the label is another keyword, with its own value.
+        let two = [
+            boxed("SN", 1, 100, 100, 30, 20), boxed("AB12CD34", 2, 150, 100, 120), boxed("SN", 3, 100, 300, 30, 20),
+            boxed("EF56GH78", 4, 150, 300, 120),
+        ]
+        #expect(Layout.joined(two).map(\.value) == ["SN AB12CD34", "SN EF56GH78"])
+    }
+
     @Test("a lone mark beside a keyword is not its value: the value under it is")
     func loneMark() {
         // A speck read as "v" touching the keyword's box on its row.
