@@ -45,18 +45,15 @@ public final class FrameReader {
             let page = Rules.erased(uprightPage)
             let first = text.read(page)
             var read = Self.reading(first, of: page, with: text)
-            // Print smeared sideways (the phone moved) is drawn back together along its rows and
-            // read again; what that reads differently is kept beside what was read first.
-            if Self.isSmearedSideways(first, in: page) {
-                let sharpened = page.sharpenedAlongRows(in: Self.printArea(first))
-                read = Self.adding(Self.reading(text.read(sharpened), of: sharpened, with: text), to: read)
+            // The page made easier to read and read again: what that reads differently is kept
+            // beside what was read first.
+            func readAgain(_ again: Frame) {
+                read = Self.adding(Self.reading(text.read(again), of: again, with: text), to: read)
             }
-            // Print washed pale (glare on the label, faint ink) is read again with its contrast
-            // stretched locally; again, what that reads differently is kept beside the first.
-            if Self.isPale(first, in: page) {
-                let stretched = page.contrastStretchedLocally()
-                read = Self.adding(Self.reading(text.read(stretched), of: stretched, with: text), to: read)
-            }
+            // Print smeared sideways (the phone moved) is drawn back together along its rows.
+            if Self.isSmearedSideways(first, in: page) { readAgain(page.sharpenedAlongRows(in: Self.printArea(first))) }
+            // Print washed pale (glare on the label, faint ink) has its contrast stretched locally.
+            if Self.isPale(first, in: page) { readAgain(page.contrastStretchedLocally()) }
             lines = read.map { $0.movingBoxes(upright.originalBox) }
         }
         return Self.combine(symbols: symbols, lines: lines, skew: skew)

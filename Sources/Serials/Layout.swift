@@ -10,8 +10,8 @@
 /// its lines' words (or its columns) show; failing that, the line just under it, starting near
 /// it. Each value's line is used once; a line lying over it (the page read a second time, its
 /// print read another way) is the keyword's value too, the two in the order they were read
-/// unless one holds the other whole and more. Within one line, "VALUE (Serial No.)" names the value. A word OCR split into two boxes
-/// on one row is put together first.
+/// unless one holds the other whole and more. Within one line, "VALUE (Serial No.)" names the
+/// value. A word OCR split into two boxes on one row is put together first.
 enum Layout {
     static func joined(_ given: [SerialReading]) -> [SerialReading] {
         let readings = mended(given)
