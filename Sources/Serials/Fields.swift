@@ -112,7 +112,8 @@ enum Keywords {
                 i += match.tokens.count
                 continue
             }
-            if let colon = raw[i].firstIndex(of: ":"), colon != raw[i].index(before: raw[i].endIndex) {
+            // Or glued by a number sign: "SN#5CG11861E3".
+            if let colon = raw[i].firstIndex(where: { $0 == ":" || $0 == "#" }), colon != raw[i].index(before: raw[i].endIndex) {
                 let head = normalise(raw[i][..<colon])
                 if let match = table.first(where: { $0.tokens == [head] }) {
                     close()
@@ -172,11 +173,15 @@ enum Tokens {
     /// at a space in widely spaced print run on again: two codes and nothing else, both with a
     /// digit, the second a last character alone ("EM742493978 1") or a code ("XD3901 409623",
     /// "504 9BGD"), twenty characters at most together ("Juniper SRX345" is a maker and a model).
+    /// The first may hold a hyphen between its characters ("WD-WMC4NEP 3UKEP").
     static func runOn(_ value: String) -> [Substring] {
         let tokens = joinedHyphens(value).split(separator: " ")
         guard tokens.count == 2, let first = tokens.first, let last = tokens.last else { return tokens }
         func code(_ t: Substring) -> Bool { t.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } }
-        guard code(first), code(last), first.count + last.count <= 20, !Keywords.words.contains(last.uppercased()) else { return tokens }
+        let hyphened = first.split(separator: "-", omittingEmptySubsequences: false)
+        guard hyphened.allSatisfy({ !$0.isEmpty && code($0) }), code(last), first.count + last.count <= 20,
+            !Keywords.words.contains(last.uppercased())
+        else { return tokens }
         let runs =
             first.contains(where: \.isNumber)
             && (last.count == 1 ? first.count >= 6 : first.count >= 3 && last.count >= 2 && last.contains(where: \.isNumber))
@@ -214,19 +219,24 @@ enum Tokens {
     }
 
     /// The specific formats that apply to a label whose printed text is `label`: the known ones,
-    /// and those of makers the label names.
+    /// those of the makers it names (`Grammar.makerNames`) first, and those of named makers only
+    /// (APC's); none of the known ones where every maker it names has none.
     static func formats(label: String) -> [Grammar] {
         let words = labelWords(label)
-        return Grammar.known.filter(\.isSpecific) + Grammar.named.filter { grammar in grammar.makers.contains { words.contains($0) } }
+        let named = Grammar.makersNamed(in: words)
+        let known = Grammar.known.filter(\.isSpecific)
+        let own = known.filter { named.contains($0.vendor) }
+        let formatless = !named.isEmpty && !(Grammar.known + Grammar.named).contains { named.contains($0.vendor) }
+        let others = formatless ? [] : known.filter { !named.contains($0.vendor) }
+        return own + others + Grammar.named.filter { grammar in grammar.makers.contains { words.contains($0) } }
     }
 
     /// The formats of the makers a label whose printed text is `label` names ("Lenovo", "DELL",
     /// "WD"), specific or not: the formats its own serial has.
     static func makersFormats(label: String) -> [Grammar] {
         let words = labelWords(label)
-        return (Grammar.known + Grammar.named).filter {
-            words.contains($0.vendor.uppercased()) || $0.makers.contains(where: words.contains)
-        }
+        let named = Grammar.makersNamed(in: words)
+        return (Grammar.known + Grammar.named).filter { named.contains($0.vendor) || $0.makers.contains(where: words.contains) }
     }
 
     static func labelWords(_ label: String) -> Set<String> {

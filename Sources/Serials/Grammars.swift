@@ -104,6 +104,28 @@ struct Grammar {
     /// The product names that name Apple on a label that does not print the maker ("iMac 24-inch").
     static let appleProducts = ["IMAC", "MACBOOK", "IPAD", "IPHONE"]
 
+    /// The words that name a maker of the hardware a label is on, by the vendor its formats are
+    /// filed under, makers with no format here as well: a label that names only makers with no
+    /// format here is not corrected into another maker's ("YM5661591170" on a Juniper switch is
+    /// no Supermicro board's "YM56GI591170"), and one that names a maker with formats tries its
+    /// formats first. Makers of parts inside a machine (Intel) are not among them: they are
+    /// named on other makers' labels. Apple's products name Apple; other products do not name
+    /// their maker here ("OptiPlex" alone).
+    static let makerNames: [String: [String]] = [
+        "Samsung": ["SAMSUNG"], "WD": ["WD", "WESTERN"], "Cisco": ["CISCO"], "HP": ["HP", "HPE", "HEWLETT"],
+        "Apple": ["APPLE"] + appleProducts, "Supermicro": ["SUPERMICRO"], "Lenovo": ["LENOVO"], "Dell": ["DELL"],
+        "APC": ["APC", "SCHNEIDER"], "Juniper": ["JUNIPER"], "Seagate": ["SEAGATE"], "Toshiba": ["TOSHIBA"],
+        "HGST": ["HGST", "HITACHI"], "Kingston": ["KINGSTON"], "Micron": ["MICRON", "CRUCIAL"], "Netgear": ["NETGEAR"],
+        "Aruba": ["ARUBA"], "Ubiquiti": ["UBIQUITI"], "Fortinet": ["FORTINET"], "Eaton": ["EATON"], "Vertiv": ["VERTIV"],
+        "Philips": ["PHILIPS"], "Siemens": ["SIEMENS"], "Medtronic": ["MEDTRONIC"], "Brother": ["BROTHER"], "Canon": ["CANON"],
+        "Epson": ["EPSON"], "Xerox": ["XEROX"], "Asus": ["ASUS"], "Acer": ["ACER"],
+    ]
+
+    /// The vendors of `makerNames` a label whose words are `words` names.
+    static func makersNamed(in words: Set<String>) -> Set<String> {
+        Set(makerNames.filter { $0.value.contains(where: words.contains) }.map(\.key))
+    }
+
     /// The formats the extractor knows, most specific first. In the patterns, 9 is a digit, A a
     /// letter, x anything, and any other character itself.
     static let known: [Grammar] = [

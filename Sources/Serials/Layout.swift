@@ -288,18 +288,28 @@ enum Layout {
 
     /// A line that is one value and then a keyword with nothing after it, split into the two:
     /// "ZLU0BRGB SER. NO." is ("ZLU0BRGB", "SER. NO."). Nil when the line does not start with a
-    /// single word before the keyword (a value is one word; "MFG DATE 2023 SERIAL" is not one).
+    /// single word before the keyword (a value is one word; "MFG DATE 2023 SERIAL" is not one),
+    /// or with a value OCR split in two at a space in widely spaced print ("WD-WMC4NEP 3UKEP SER.
+    /// NO.": `Tokens.runOn`).
     static func trailingKeyword(_ text: String) -> (value: String, keyword: String)? {
         let words = text.split(separator: " ")
         guard words.count >= 2 else { return nil }
-        let value = String(words[0])
-        let keyword = words.dropFirst().joined(separator: " ")
-        // A value has a digit, or is six capitals or more (Lenovo's "PFCLPMRD sN").
-        guard value.count >= 4,
-            value.contains(where: \.isNumber) || (value.count >= 6 && value.allSatisfy { $0.isLetter && $0.isUppercase }),
-            onlyKeywords(keyword)
-        else { return nil }
-        return (value, keyword)
+        var splits = [(value: String(words[0]), rest: words.dropFirst())]
+        if words.count >= 3 {
+            let split = Tokens.runOn(words[0] + " " + words[1])
+            if split.count == 1 { splits.insert((String(split[0]), words.dropFirst(2)), at: 0) }
+        }
+        for (value, rest) in splits {
+            let keyword = rest.joined(separator: " ")
+            // A value has a digit, or is six capitals or more (Lenovo's "PFCLPMRD sN").
+            if value.count >= 4,
+                value.contains(where: \.isNumber) || (value.count >= 6 && value.allSatisfy { $0.isLetter && $0.isUppercase }),
+                onlyKeywords(keyword)
+            {
+                return (value, keyword)
+            }
+        }
+        return nil
     }
 
     /// Whether `text` is keywords alone, the last with nothing after it ("SER. NO.", "Serial").

@@ -162,12 +162,13 @@ public enum SerialExtractor {
                 // A bare S data identifier before a serial the print names: the serial is the rest.
                 // The print names it too when it is the same field as the rest, differing in a
                 // character or two: then the two are shown disagreeing, as the same field. A
-                // print with no keyword (OCR garbled it) that is exactly the rest, where no print
-                // has the S, says the same.
+                // print with no keyword (OCR garbled it) that is the rest, or the same field as the
+                // rest, where no print has the S, says the same.
                 if value.hasPrefix("S"), !labelled.contains(OCRConfusion.fold(value)) {
                     let rest = String(value.dropFirst())
                     if labelled.contains(OCRConfusion.fold(rest)) || labelledValues.contains(where: { Tokens.sameField($0, rest) })
-                        || unlabelledValues.contains(rest) && !unlabelledValues.contains(value)
+                        || unlabelledValues.contains(where: { $0 == rest || Tokens.sameField($0, rest) })
+                            && !unlabelledValues.contains(value)
                     {
                         value = rest
                     }

@@ -48,6 +48,20 @@ struct ExtractorTests {
         #expect(own.first?.value == "S6PTNF0R123456L", "\(own)")
     }
 
+    @Test("an S-prefixed barcode beside a print the same field as its rest, whose keyword OCR garbled: the two shown disagreeing")
+    func sPrefixedUnlabelledDisagreeing() {
+        // "SN#" read as "SNe": the print has no keyword, and differs from the barcode's rest in
+        // one digit no confusion explains.
+        let c = SerialExtractor.candidates([
+            text("KVM CONSOLE 8-PORT", 1), text("5006904931", 2), text("SNe", 3), code("S5906904931"),
+        ])
+        #expect(c.map(\.value) == ["5906904931", "5006904931"], "\(c)")
+        #expect(c.map(\.disagreesWith) == [["5006904931"], ["5906904931"]])
+        // A print of another length is another field: the barcode stays as it is.
+        let other = SerialExtractor.candidates([text("KVM CONSOLE 8-PORT", 1), text("50069049", 2), code("S5906904931")])
+        #expect(other.first?.value == "S5906904931", "\(other)")
+    }
+
     @Test("'Serial Nbr' is a keyword, whole: alone on its line (a table's row) it has no value yet")
     func serialNbr() {
         let alone = Keywords.fields(in: "SERIAL NBR:")
@@ -55,10 +69,15 @@ struct ExtractorTests {
         #expect(Keywords.fields(in: "Ser Nbr ZJ9349503918").map(\.value) == ["ZJ9349503918"])
     }
 
-    @Test("a keyword whose space OCR read as an underscore, or whose colon as a hyphen, is still the keyword")
+    @Test(
+        "a keyword whose space OCR read as an underscore, or whose colon as a hyphen, or glued to its value by a number sign, is still the keyword"
+    )
     func blurredKeyword() {
         #expect(Keywords.fields(in: "SER_NO- ZLU0BRGB").map(\.kind) == [.serial])
         #expect(Keywords.fields(in: "SER_NO- ZLU0BRGB").map(\.value) == ["ZLU0BRGB"])
+        // Glued to its value by a number sign, as by a colon; a value holding one stays whole.
+        #expect(SerialExtractor.candidates([text("SN#5CG11861E3", 1)]).map(\.value) == ["5CG11861E3"])
+        #expect(Keywords.fields(in: "Product No: NTWDEJ#ABA").map(\.value) == ["NTWDEJ#ABA"])
         let date = Keywords.fields(in: "Date Code- 79216")
         #expect(date.allSatisfy { $0.kind == .other } && date.last?.value == "79216", "\(date)")
     }
@@ -75,6 +94,10 @@ struct ExtractorTests {
         #expect(Tokens.serialToken("EM742493978 1 X") == "EM742493978")
         #expect(Tokens.runOn("Juniper SRX345") == ["Juniper", "SRX345"])
         #expect(Tokens.runOn("C02XK1ZJJGH5 SERIAL") == ["C02XK1ZJJGH5", "SERIAL"])
+        // A hyphen within the first code; not one at its end, nor a hyphen in the second.
+        #expect(Tokens.runOn("WD-WMC4NEP 3UKEP") == ["WD-WMC4NEP3UKEP"])
+        #expect(Tokens.runOn("WD- 3UKEP") == ["WD-", "3UKEP"])
+        #expect(Tokens.runOn("WD-WMC4NEP 3U-KEP") == ["WD-WMC4NEP", "3U-KEP"])
         // The code after the codes no keyword names, in the same way.
         let juniper = SerialExtractor.candidates([text("Juniper SRX345", 1), text("XD3901 409623", 2)])
         #expect(juniper.map(\.value) == ["XD3901409623", "SRX345"], "\(juniper)")
@@ -229,6 +252,29 @@ struct ExtractorTests {
         #expect(!Tokens.makersFormats(label: "MacBook Pro 14").isEmpty)
         // A MAC address is no Apple product.
         #expect(Tokens.makersFormats(label: "MAC: E1:CE:23:83:A3:07").isEmpty)
+    }
+
+    @Test("a label that names its maker is not corrected into another maker's format")
+    func otherMakersFormat() {
+        // Twelve characters, the second an M: a Supermicro board's format would make the 6 and 1
+        // letters ("YM56GI591170"). The label is a Juniper switch's.
+        let juniper = [text("Juniper EX2300-24T", 1), text("S/N. YM5661591170", 2)]
+        #expect(SerialExtractor.candidates(juniper).map(\.value) == ["YM5661591170"])
+        #expect(SerialExtractor.candidates([text("S/N. YM5661591170", 1)]).map(\.value) == ["YM56GI591170"])
+        // A Supermicro board's "VM..." is its own format's, not Apple's (Apple's plant VM never
+        // has an O, so would make it a 0).
+        let board = [text("SUPERMICRO X11DPi-N", 1), text("Serial VMSOSF136068", 2)]
+        #expect(SerialExtractor.candidates(board).first?.value == "VM50SF136068")
+        #expect(Tokens.formats(label: "Juniper EX2300").isEmpty)
+        #expect(Tokens.formats(label: "SUPERMICRO X11DPi-N").first?.vendor == "Supermicro")
+        // A maker of parts inside names no machine: every format still applies, as where the
+        // label names no maker.
+        #expect(Tokens.formats(label: "Intel Core i7").count == Tokens.formats(label: "").count)
+        #expect(Tokens.formats(label: "").count > 5)
+        // A label naming a maker with formats still tries the others' after its own: the shape
+        // of the value decides ("Apple Inc." above an HP serial).
+        let apple = [text("Apple Inc.", 1), text("SIN: 8CG14ZLDE1", 2)]
+        #expect(SerialExtractor.candidates(apple).first?.value == "8CG142LDE1")
     }
 
     @Test("a labelled print in no format of the maker the label names comes after a barcode in that format; one in it, before")
