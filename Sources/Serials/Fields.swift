@@ -44,7 +44,22 @@ enum Keywords {
         // A colon blurred or dimmed is read as a hyphen ("Date Code-").
         while let last = t.last, ":.#,;-".contains(last) || quotes.contains(last) { t.removeLast() }
         while let first = t.first, quotes.contains(first) { t.removeFirst() }
-        return t
+        return garbledSerial(t) ? "SERIAL" : t
+    }
+
+    /// Whether `word` is "SERIAL" with one letter OCR lost or misread ("SERAL", "SERIAI"): the
+    /// commonest keyword, and long enough that a word one letter from it is no other.
+    static func garbledSerial(_ word: String) -> Bool {
+        let serial = Array("SERIAL")
+        let chars = Array(word)
+        guard word != "SERIAL", chars.allSatisfy({ $0.isLetter }) else { return false }
+        if chars.count == serial.count { return zip(chars, serial).filter { $0 != $1 }.count == 1 }
+        guard chars.count == serial.count - 1 else { return false }
+        return serial.indices.contains { k in
+            var rest = serial
+            rest.remove(at: k)
+            return rest == chars
+        }
     }
 
     /// Quotation marks OCR reads into a small keyword from a speck beside it ("‘S/N").
@@ -159,9 +174,12 @@ enum Tokens {
             // OCR's symbols for the letters and digits of a serial: $ for S, @ for 0, a bracket
             // for J ("FCW7190M15}", "FDO665565)F").
             let t = withOCRSymbols(String(token))
+            // A word in lower case with no digit ("Dance", OCR's reading of a dark band) is no
+            // value: serials are printed in capitals (OCR lower-cases one now and then: "PFcLPMRD").
+            let word = !token.contains(where: \.isNumber) && token.filter(\.isLowercase).count * 2 > token.count
             if t.count >= 4, t.count <= 24, t.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }),
                 t.contains(where: { $0.isLetter || $0.isNumber }), !NotSerial.isDate(t), !Keywords.words.contains(t),
-                !(t.allSatisfy(\.isLetter) && Keywords.words.contains { $0.hasPrefix(t) })
+                !(t.allSatisfy(\.isLetter) && Keywords.words.contains { $0.hasPrefix(t) }), !word
             {
                 return t
             }

@@ -377,15 +377,17 @@ struct Pool {
             var value = entry.barcodeValue ?? entry.textValue!
             if !fromBarcode, let esc = expressServiceCodes.first, let fixed = Tokens.matchESC(value, esc) { value = fixed }
             let confirmedByESC = expressServiceCodes.contains { Tokens.base36(value) == $0 }
+            // A value in no format of the maker the label names comes after a barcode alone in
+            // that format: a print OCR lost or split some of ("Fou MINFB" for PG0MNFB), or a
+            // barcode backed only by its own human-readable line (a Cisco PID "C9200L-24T-4G",
+            // a MAC barcoded bare, beside a Cisco or Supermicro serial's barcode).
+            let outOfFormat = !makersFormats.isEmpty && !makersFormats.contains { $0.fit(value) != nil } && barcodeInMakersFormat
             let tier: Int
             switch (evidence, labelled) {
             case (.agree, true): tier = 0
-            case (.agree, false): tier = confirmedByESC ? 0 : 1
+            case (.agree, false): tier = confirmedByESC ? 0 : outOfFormat ? 4 : 1
             case (.text, _):
-                // A print in no format of the maker the label names (OCR lost or split some of
-                // it: "Fou MINFB" for PG0MNFB) comes after a barcode alone in that format.
-                let outOfFormat = !makersFormats.isEmpty && !makersFormats.contains { $0.fit(value) != nil }
-                tier = confirmedByESC ? 1 : outOfFormat && barcodeInMakersFormat ? 4 : 2
+                tier = confirmedByESC ? 1 : outOfFormat ? 4 : 2
             default:
                 // A barcode alone: first one in a vendor's specific format, the format of the
                 // maker the print names where it names one; a value that may be a bare MAC last,

@@ -254,6 +254,45 @@ struct ExtractorTests {
         #expect(Tokens.makersFormats(label: "MAC: E1:CE:23:83:A3:07").isEmpty)
     }
 
+    @Test("'Serial' with one letter lost or misread is still the keyword; a word two letters from it is not")
+    func garbledSerial() {
+        #expect(Keywords.fields(in: "FDO33961V6L Seral#").map(\.kind) == [.none, .serial])
+        // The print the keyword names leads a barcode alone; unnamed, it would not be offered.
+        #expect(SerialExtractor.candidates([text("Serlal: ZL5RNFV8", 1), code("ZZ12345678")]).map(\.value) == ["ZL5RNFV8", "ZZ12345678"])
+        for word in ["SERAL", "SERIA", "ERIAL", "SERIAI", "SEBIAL"] { #expect(Keywords.garbledSerial(word), "\(word)") }
+        for word in ["SERIAL", "SERIES", "SPECIAL", "SOCIAL", "SERIAL1", "SER", "SERIALS"] {
+            #expect(!Keywords.garbledSerial(word), "\(word)")
+        }
+        #expect(Keywords.fields(in: "SERIES 7000 X4").map(\.kind) == [.none])
+    }
+
+    @Test("a word in lower case with no digit is no value: OCR's reading of a dark band holding \"SN\"")
+    func lowerCaseWord() {
+        let juniper = [text("[aang SN wa ade Bae Dance an", 1), text("Juniper EX2300-24T", 2), code("TB9161263200", "CODE-39")]
+        #expect(SerialExtractor.candidates(juniper).map(\.value) == ["TB9161263200"])
+        #expect(Tokens.serialToken("wa ade Bae Dance an") == nil)
+        // Capitals, or digits among lower case letters (OCR lower-cases a letter now and then): a value.
+        #expect(Tokens.serialToken("PFCLPMRD") == "PFCLPMRD")
+        #expect(Tokens.serialToken("PFcLPMRD") == "PFCLPMRD")
+        #expect(Tokens.serialToken("5cg1234xyz") == "5CG1234XYZ")
+        #expect(Tokens.serialToken("Dance FDO33961V6L") == "FDO33961V6L")
+    }
+
+    @Test("a barcode backed only by its own printed line, in no format of the maker the label names, comes after one in it")
+    func agreeingOutOfMakersFormat() {
+        // A Cisco PID barcoded with its human-readable line, its keyword lost; the serial's barcode alone.
+        let cisco = [text("CISCO C9200L", 1), text("SERIAL", 2), text("C9200L-24T-4G", 8), code("C9200L-24T-4G"), code("JAE45751SFE")]
+        #expect(SerialExtractor.candidates(cisco).map(\.value) == ["JAE45751SFE", "C9200L-24T-4G"])
+        // A MAC barcoded bare beside a Supermicro board's serial.
+        let board = [
+            text("SUPERMICRO SYS-1029P-WTR", 1), text("MAC:", 3), text("FBBSS00AD2EA", 6), code("FBB5800AD2EA"), code("OM32MA130669"),
+        ]
+        #expect(SerialExtractor.candidates(board).first?.value == "OM32MA130669")
+        // Where no barcode is in the maker's format, agreement still leads.
+        let alone = [text("CISCO C9200L", 1), text("C9200L-24T-4G", 8), code("C9200L-24T-4G"), code("XYZ123456")]
+        #expect(SerialExtractor.candidates(alone).first?.value == "C9200L-24T-4G")
+    }
+
     @Test("a label that names its maker is not corrected into another maker's format")
     func otherMakersFormat() {
         // Twelve characters, the second an M: a Supermicro board's format would make the 6 and 1
