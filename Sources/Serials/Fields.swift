@@ -50,9 +50,11 @@ enum Keywords {
     /// Whether `word` is "SERIAL" with one letter OCR lost or misread ("SERAL", "SERIAI"): the
     /// commonest keyword, and long enough that a word one letter from it is no other.
     static func garbledSerial(_ word: String) -> Bool {
+        // Every token of every line comes here: most are ruled out by their length alone.
+        guard word.count == 5 || word.count == 6, word != "SERIAL" else { return false }
         let serial = Array("SERIAL")
         let chars = Array(word)
-        guard word != "SERIAL", chars.allSatisfy({ $0.isLetter }) else { return false }
+        guard chars.allSatisfy({ $0.isLetter }) else { return false }
         if chars.count == serial.count { return zip(chars, serial).filter { $0 != $1 }.count == 1 }
         guard chars.count == serial.count - 1 else { return false }
         return serial.indices.contains { k in
@@ -240,21 +242,19 @@ enum Tokens {
     /// those of the makers it names (`Grammar.makerNames`) first, and those of named makers only
     /// (APC's); none of the known ones where every maker it names has none.
     static func formats(label: String) -> [Grammar] {
-        let words = labelWords(label)
-        let named = Grammar.makersNamed(in: words)
+        let named = Grammar.makersNamed(in: labelWords(label))
         let known = Grammar.known.filter(\.isSpecific)
         let own = known.filter { named.contains($0.vendor) }
         let formatless = !named.isEmpty && !(Grammar.known + Grammar.named).contains { named.contains($0.vendor) }
         let others = formatless ? [] : known.filter { !named.contains($0.vendor) }
-        return own + others + Grammar.named.filter { grammar in grammar.makers.contains { words.contains($0) } }
+        return own + others + Grammar.named.filter { named.contains($0.vendor) }
     }
 
     /// The formats of the makers a label whose printed text is `label` names ("Lenovo", "DELL",
     /// "WD"), specific or not: the formats its own serial has.
     static func makersFormats(label: String) -> [Grammar] {
-        let words = labelWords(label)
-        let named = Grammar.makersNamed(in: words)
-        return (Grammar.known + Grammar.named).filter { named.contains($0.vendor) || $0.makers.contains(where: words.contains) }
+        let named = Grammar.makersNamed(in: labelWords(label))
+        return (Grammar.known + Grammar.named).filter { named.contains($0.vendor) }
     }
 
     static func labelWords(_ label: String) -> Set<String> {

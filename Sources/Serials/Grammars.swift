@@ -109,21 +109,23 @@ struct Grammar {
     /// format here is not corrected into another maker's ("YM5661591170" on a Juniper switch is
     /// no Supermicro board's "YM56GI591170"), and one that names a maker with formats tries its
     /// formats first. Makers of parts inside a machine (Intel) are not among them: they are
-    /// named on other makers' labels. Apple's products name Apple; other products do not name
-    /// their maker here ("OptiPlex" alone).
+    /// named on other makers' labels. A format's own `makers` words name its vendor too (Apple's
+    /// products, APC's UPS names); other products do not name their maker here ("OptiPlex" alone).
     static let makerNames: [String: [String]] = [
         "Samsung": ["SAMSUNG"], "WD": ["WD", "WESTERN"], "Cisco": ["CISCO"], "HP": ["HP", "HPE", "HEWLETT"],
-        "Apple": ["APPLE"] + appleProducts, "Supermicro": ["SUPERMICRO"], "Lenovo": ["LENOVO"], "Dell": ["DELL"],
-        "APC": ["APC", "SCHNEIDER"], "Juniper": ["JUNIPER"], "Seagate": ["SEAGATE"], "Toshiba": ["TOSHIBA"],
+        "Apple": ["APPLE"], "Supermicro": ["SUPERMICRO"], "Lenovo": ["LENOVO"], "Dell": ["DELL"],
+        "Juniper": ["JUNIPER"], "Seagate": ["SEAGATE"], "Toshiba": ["TOSHIBA"],
         "HGST": ["HGST", "HITACHI"], "Kingston": ["KINGSTON"], "Micron": ["MICRON", "CRUCIAL"], "Netgear": ["NETGEAR"],
         "Aruba": ["ARUBA"], "Ubiquiti": ["UBIQUITI"], "Fortinet": ["FORTINET"], "Eaton": ["EATON"], "Vertiv": ["VERTIV"],
         "Philips": ["PHILIPS"], "Siemens": ["SIEMENS"], "Medtronic": ["MEDTRONIC"], "Brother": ["BROTHER"], "Canon": ["CANON"],
         "Epson": ["EPSON"], "Xerox": ["XEROX"], "Asus": ["ASUS"], "Acer": ["ACER"],
     ]
 
-    /// The vendors of `makerNames` a label whose words are `words` names.
+    /// The vendors a label whose words are `words` names: by `makerNames`, or by a format's own
+    /// `makers` words.
     static func makersNamed(in words: Set<String>) -> Set<String> {
         Set(makerNames.filter { $0.value.contains(where: words.contains) }.map(\.key))
+            .union((known + named).filter { $0.makers.contains(where: words.contains) }.map(\.vendor))
     }
 
     /// The formats the extractor knows, most specific first. In the patterns, 9 is a digit, A a
