@@ -208,6 +208,23 @@ enum Tokens {
         return runs ? [first + last] : tokens
     }
 
+    /// A value OCR read in pieces at the spaces of widely spaced print ("DMP LMEA2 6JZV"), put
+    /// together where the whole is evidently one value: a barcode on the label (`barcodes`) is
+    /// the whole, up to OCR's confusions, or one of `formats` with known prefixes fits it
+    /// ("FVF 7WX4ESFJF": an Apple serial). Nil for a value in one piece, pieces that are not
+    /// codes, or a whole that is neither.
+    static func piecesJoined(_ value: String, formats: [Grammar], barcodes: [String]) -> String? {
+        let pieces = joinedHyphens(value).split(separator: " ").map { withOCRSymbols(String($0)) }
+        guard pieces.count >= 2, pieces.count <= 4,
+            pieces.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") } })
+        else { return nil }
+        let whole = pieces.joined()
+        guard whole.count <= 24 else { return nil }
+        if barcodes.contains(where: { $0.uppercased() == whole || readAs(whole, $0) }) { return whole }
+        // A format with known prefixes fits only a value that starts with one.
+        return formats.contains { !$0.prefixes.isEmpty && $0.fit(whole) != nil } ? whole : nil
+    }
+
     /// `text` with a hyphen that OCR set apart from one side of a value joined again:
     /// "WD -WCC4N1234567" and "WD- WCC4N1234567" are "WD-WCC4N1234567" (" - " stays).
     static func joinedHyphens(_ text: String) -> String {

@@ -85,12 +85,13 @@ enum Layout {
                 guard !taken.contains(j) else { return false }
                 let other = readings[j].box!
                 // A caption is often set smaller than its value: the gap is measured in the
-                // larger of the two.
+                // larger of the two, up to twice its height (a caption OCR boxed only half as
+                // high as it is printed, "SER NO" 7 pixels high, 22 above its 13-pixel value).
                 let larger = max(height, other.height)
                 // Under it, set from the same left edge, or centred on the same axis (a
                 // centred label: "S/N" over "OM48XG849532").
                 let aligned = abs(other.x - box.x) <= 3 * height || abs((other.x + other.maxX) - (box.x + box.maxX)) <= 2 * larger
-                return other.y > box.y + height / 2 && other.y - box.maxY <= larger * 3 / 2 && aligned
+                return other.y > box.y + height / 2 && other.y - box.maxY <= larger * 2 && aligned
             }.min { readings[$0].box!.y < readings[$1].box!.y }
             if let j = below {
                 partner[i] = j

@@ -94,7 +94,11 @@ public enum SerialExtractor {
                 case .serial:
                     // A PPID is a part's, whatever the line beside it says (a tilted table
                     // pairs rows wrongly).
-                    guard let value = Tokens.serialToken(field.value), !NotSerial.isDellPPID(value) else { continue }
+                    guard
+                        let value = Tokens.piecesJoined(field.value, formats: formats, barcodes: barcodes)
+                            ?? Tokens.serialToken(field.value),
+                        !NotSerial.isDellPPID(value)
+                    else { continue }
                     let corrected = Tokens.correctByGrammar(value, formats: formats, makers: makersFormats, barcodes: barcodes)
                     // A character OCR read twice from the same ink, taken out. Which of the two
                     // readings of that ink is the stray one, boxes do not always tell: this is a
@@ -163,7 +167,10 @@ public enum SerialExtractor {
                 // The print names it too when it is the same field as the rest, differing in a
                 // character or two: then the two are shown disagreeing, as the same field. A
                 // print with no keyword (OCR garbled it) that is the rest, or the same field as the
-                // rest, where no print has the S, says the same.
+                // rest, where no print has the S, says the same. A format of the maker the label
+                // names that holds the rest and not the whole ("SPFD3SDNM" on a Lenovo label)
+                // puts the rest first, and the value as barcoded after it (with no maker named,
+                // only a decisive format does: `Barcodes.serialValues`).
                 if value.hasPrefix("S"), !labelled.contains(OCRConfusion.fold(value)) {
                     let rest = String(value.dropFirst())
                     if labelled.contains(OCRConfusion.fold(rest)) || labelledValues.contains(where: { Tokens.sameField($0, rest) })
@@ -171,6 +178,11 @@ public enum SerialExtractor {
                             && !unlabelledValues.contains(value)
                     {
                         value = rest
+                    } else if makersFormats.contains(where: { $0.holds(rest) }) && !makersFormats.contains(where: { $0.holds(value) }) {
+                        // A format alone is weaker than print: the value as barcoded stays, after.
+                        pool.add(rest, place: reading.place, source: n == 0 ? .barcode : .barcodeAlternative)
+                        pool.add(value, place: reading.place, source: .barcodeAlternative)
+                        continue
                     }
                 }
                 // A second reading of the same data (with or without an S that may be a data
@@ -198,7 +210,8 @@ public enum SerialExtractor {
     /// printed; failing those, the unlabelled values shaped like codes (letters and digits
     /// both, six or more, nothing else, or letters alone in the format of the maker the label
     /// names: Lenovo's "PFSSWYGD"), then numbers of seven digits or more (a nameplate's
-    /// serial), those of the label's top line (its maker and model: "Juniper SRX345") last.
+    /// serial), those of the label's top line or of a line that opens with a maker's name (its
+    /// maker and model: "Juniper SRX345") last.
     /// Better the values the camera read to tap than typing one by hand; what a keyword names as
     /// something else is never among them.
     static func shapedLikeSerials(_ readings: [SerialReading], formats: [Grammar], makersFormats: [Grammar] = []) -> [SerialCandidate] {
@@ -212,11 +225,17 @@ public enum SerialExtractor {
         }
         let printed = readings.filter { !$0.isBarcode }
         let title = printed.min { ($0.box?.y ?? .max) < ($1.box?.y ?? .max) }?.place
+        // The top line, and a line that opens with a maker's name wherever it is ("Juniper
+        // SRX345" under a line OCR made of noise): its codes are the maker's model.
+        let makerWords = Set(Grammar.makerNames.values.joined())
+        func titled(_ reading: SerialReading) -> Bool {
+            reading.place == title || reading.value.split(separator: " ").first.map { makerWords.contains($0.uppercased()) } == true
+        }
         for reading in printed {
             for field in Keywords.fields(in: reading.value) where field.kind == .none {
                 for token in Tokens.runOn(field.value) {
                     let value = Tokens.withOCRSymbols(String(token))
-                    guard Tokens.looksLikeSerial(value) || reading.place != title && makersShape(String(token)) && !NotSerial.check(value)
+                    guard Tokens.looksLikeSerial(value) || !titled(reading) && makersShape(String(token)) && !NotSerial.check(value)
                     else {
                         continue
                     }
@@ -228,10 +247,10 @@ public enum SerialExtractor {
                         }
                     } else if (codes + numbers + titleCodes).contains(where: { $0.value == value }) || Keywords.words.contains(value) {
                         continue
-                    } else if reading.place != title, value.count >= 7, value.allSatisfy(\.isNumber) {
+                    } else if !titled(reading), value.count >= 7, value.allSatisfy(\.isNumber) {
                         numbers.append(code)
                     } else if value.count >= 6, value.allSatisfy({ $0.isLetter || $0.isNumber }), value.contains(where: \.isLetter) {
-                        if reading.place == title { titleCodes.append(code) } else { codes.append(code) }
+                        if titled(reading) { titleCodes.append(code) } else { codes.append(code) }
                     }
                 }
             }
@@ -316,7 +335,8 @@ struct Pool {
     /// barcode's value: what it read agrees.
     mutating func mergeConfusedPrint() {
         let printedOnly = entries.filter { !$0.value.fromBarcode && $0.value.textValue != nil && !$0.value.exactOnly }
-        for (key, printed) in printedOnly {
+        // In the order the values were read: a dictionary's own order changes from run to run.
+        for (key, printed) in printedOnly.sorted(by: { $0.value.order < $1.value.order }) {
             let read = printed.textValue!
             var matches = entries.filter { $0.value.barcodeValue.map { Tokens.readAs(read, $0) } == true }
             if matches.isEmpty, printed.sources.contains(.labelledText) {
@@ -355,6 +375,8 @@ struct Pool {
             var hint = false
             /// The value with Q for O, offered last where nothing disagrees with it.
             var qValue: String? = nil
+            /// Whether the label's Express Service Code proves it (the tag in base 36).
+            var proven = false
         }
         var ranked: [Ranked] = []
         // Barcodes no labelled print backs, as they are or as a second reading (without an S that
@@ -364,7 +386,12 @@ struct Pool {
         let barcodeInMakersFormat = entries.values.contains { entry in
             entry.exactBarcode && entry.barcodeValue.map { value in makersFormats.contains { $0.holds(value) } } == true
         }
-        for (_, entry) in entries {
+        let labelledInMakersFormat = entries.values.contains { entry in
+            !entry.fromBarcode && entry.sources.contains(.labelledText)
+                && entry.textValue.map { value in makersFormats.contains { $0.holds(value) } } == true
+        }
+        // In the order read, so that values the ranking ties keep one order in every run.
+        for entry in entries.values.sorted(by: { $0.order < $1.order }) {
             let fromBarcode = entry.fromBarcode
             let labelled = entry.sources.contains(.labelledText)
             let unlabelled = entry.sources.contains(.unlabelledText)
@@ -385,7 +412,12 @@ struct Pool {
             let tier: Int
             switch (evidence, labelled) {
             case (.agree, true): tier = 0
-            case (.agree, false): tier = confirmedByESC ? 0 : outOfFormat ? 4 : 1
+            case (.agree, false):
+                // Backed only by its own human-readable line and in no format of the maker the
+                // label names, after a labelled print in that format (a Cisco PID "C1111-8P"
+                // barcoded beside the serial its keyword names).
+                let afterLabelled = labelledInMakersFormat && !makersFormats.contains { $0.fit(value) != nil }
+                tier = confirmedByESC ? 0 : outOfFormat ? 4 : afterLabelled ? 3 : 1
             case (.text, _):
                 tier = confirmedByESC ? 1 : outOfFormat ? 4 : 2
             default:
@@ -401,7 +433,7 @@ struct Pool {
             ranked.append(
                 Ranked(
                     candidate: SerialCandidate(value: value, whereRead: entry.places, evidence: evidence, disagreesWith: []), tier: tier,
-                    order: entry.order, labelled: labelled, qValue: entry.qValue))
+                    order: entry.order, labelled: labelled, qValue: entry.qValue, proven: confirmedByESC))
         }
         // A labelled printed value and a barcode that look like the same field but differ.
         let barcodeRows = ranked.indices.filter {
@@ -430,15 +462,27 @@ struct Pool {
                     ranked[i].candidate.disagreesWith.append(ranked[j].candidate.value)
                     ranked[j].candidate.disagreesWith.append(ranked[i].candidate.value)
                     // Shown beside each other, never one buried below: a labelled print first,
-                    // an unlabelled one (a barcode's own human-readable line) after the barcode.
+                    // an unlabelled one (a barcode's own human-readable line) after the barcode,
+                    // and so is a labelled print in no format of the maker the label names beside
+                    // a barcode in one (APC's factory code "5A" read as "3A").
+                    let outOfFormat =
+                        makersFormats.contains { $0.holds(ranked[j].candidate.value) }
+                        && !makersFormats.contains { $0.fit(ranked[i].candidate.value) != nil }
                     if ranked[i].labelled {
                         ranked[j].tier = ranked[i].tier
+                        ranked[i].hint = outOfFormat
                     } else {
                         ranked[i].tier = ranked[j].tier
                         ranked[i].hint = true
                     }
                 }
             }
+        }
+        // A value the label's Express Service Code proves (the tag in base 36) is first, whatever
+        // else the print or a barcode seems to back: the code is a check on the tag.
+        for i in ranked.indices where ranked[i].proven {
+            ranked[i].tier = -1
+            ranked[i].hint = false
         }
         // OCR reads a printed 0 as O far more often than it misreads an O, and most serial
         // formats never use O (Apple, Cisco, Dell, the base-34 tails): a printed value no barcode

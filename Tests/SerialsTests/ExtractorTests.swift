@@ -112,6 +112,40 @@ struct ExtractorTests {
             boxed("Seri.", 4, 251, 274, 65, 17),
         ])
         #expect(c.map(\.value) == ["ZJ9349503918", "SRX345"], "\(c)")
+        // A line OCR made of noise above the title (a tilted label's edge, grain) is not the
+        // title: the code after the maker's name is the model all the same.
+        let noisy = SerialExtractor.candidates([
+            boxed("TSS i ea a Sa ae ea", 1, 154, 178, 855, 34), boxed("Juniper SRX345", 2, 217, 216, 219, 23),
+            boxed("Serial", 3, 216, 307, 80, 15), boxed("FN3982378129", 4, 369, 307, 166, 16), boxed("No:", 5, 313, 308, 36, 14),
+        ])
+        #expect(noisy.map(\.value) == ["FN3982378129", "SRX345"], "\(noisy)")
+        // A code that merely follows a word is no model: "Part 5H3Y2K1Q" is not the title's.
+        let word = SerialExtractor.candidates([boxed("ACME Rack", 1, 100, 50, 200, 24), boxed("Unit 5H3Y2K1Q", 2, 100, 120, 200, 24)])
+        #expect(word.map(\.value) == ["5H3Y2K1Q"], "\(word)")
+    }
+
+    @Test("a barcode backed only by its own line, out of the named maker's format, comes after a labelled print in it")
+    func labelledInMakersFormatFirst() {
+        // A Cisco PID barcoded under the label, its human-readable line read; the serial under its keyword.
+        let c = SerialExtractor.candidates([
+            text("CISCO C1111", 1), text("Serial No FOC3085E188", 2), text("C1111-8P", 3), code("C1111-8P"),
+        ])
+        #expect(c.map(\.value) == ["FOC3085E188", "C1111-8P"])
+        // A labelled print out of the maker's format does not move it.
+        let out = SerialExtractor.candidates([text("CISCO C1111", 1), text("Serial No 12345678", 2), text("C1111-8P", 3), code("C1111-8P")])
+        #expect(out.first?.value == "C1111-8P")
+    }
+
+    @Test("a value OCR read in pieces is put together where a barcode is the whole, or a vendor's format with its prefix")
+    func piecesJoined() {
+        let apple = SerialExtractor.candidates([text("Mac mini", 1), text("S/N# DMP LMEA2 6JZV", 2), code("DMPLMEA26JZV")])
+        #expect(apple.map(\.value) == ["DMPLMEA26JZV"])
+        #expect(apple.first?.evidence == .agree)
+        #expect(SerialExtractor.candidates([text("iPad Air", 1), text("Serial No. FVF 7WX4ESFJF", 2)]).map(\.value) == ["FVF7WX4ESFJF"])
+        // Pieces neither a barcode nor a format makes one value stay apart: the first is the value.
+        #expect(SerialExtractor.candidates([text("Serial No. AB12 CD34 EF", 1)]).map(\.value) == ["AB12"])
+        #expect(Tokens.piecesJoined("DMP LMEA2 6JZV", formats: [], barcodes: ["DMPLMEA26JZV"]) == "DMPLMEA26JZV")
+        #expect(Tokens.piecesJoined("DMPLMEA26JZV", formats: [], barcodes: ["DMPLMEA26JZV"]) == nil)
     }
 
     @Test("a Q the print shows as 0 is the same value: one candidate, the barcode's exact text")
@@ -402,6 +436,57 @@ struct ExtractorTests {
         ])
         #expect(disagreeing.map(\.value) == ["FY9QGSW", "FY3QGSW"])
         #expect(disagreeing.allSatisfy { $0.disagreesWith.count == 1 })
+    }
+
+    @Test("a barcode the Express Service Code proves is first, above an S-prefixed value the print seems to back")
+    func escProvesBarcode() {
+        // Read off a Dell label (its maker's name lost): the tag's barcode carries an S
+        // identifier, the print lost it and misread two characters ("AHY IXNF"); the code is
+        // 4HYJXNF in base 36.
+        let found = SerialExtractor.candidates([
+            text("Serial no. AHY IXNF", 2), text("Express Service Code: 9793091355", 3), code("S4HYJXNF"),
+        ])
+        #expect(found.first?.value == "4HYJXNF")
+        #expect(found.map(\.value).contains("S4HYJXNF"))
+        // A code that proves neither leaves the order as it was.
+        let unproven = SerialExtractor.candidates([
+            text("Serial no. AHY IXNF", 2), text("Express Service Code: 9793091356", 3), code("S4HYJXNF"),
+        ])
+        #expect(unproven.first?.value == "S4HYJXNF")
+        // A print the code proves is first too where it only disagrees with the barcode as a
+        // hint (no keyword paired with it): VNGHWX1 is 68898684133 in base 36.
+        let hint = SerialExtractor.candidates([
+            text("DELL Latitude 5420", 1), text("Express Service Code: 68898684133", 2), text("VNGHWX1", 3), code("VNGHWW1"),
+        ])
+        #expect(hint.map(\.value) == ["VNGHWX1", "VNGHWW1"])
+        #expect(hint.allSatisfy { $0.disagreesWith.count == 1 })
+    }
+
+    @Test("a labelled print and a barcode that disagree: the barcode first where it is in the named maker's format and the print is not")
+    func disagreementInMakersFormat() {
+        // APC's factory code 5A read as 3A: no APC serial starts so.
+        let apc = SerialExtractor.candidates([text("APC Back-UPS Pro 900", 1), text("SERIAL 3A6516175123", 2), code("5A6516175123")])
+        #expect(apc.map(\.value) == ["5A6516175123", "3A6516175123"])
+        #expect(apc.allSatisfy { $0.disagreesWith.count == 1 })
+        // Both in the format: the labelled print first, as always.
+        let both = SerialExtractor.candidates([text("APC Back-UPS Pro 900", 1), text("SERIAL 5A6516175723", 2), code("5A6516175123")])
+        #expect(both.map(\.value) == ["5A6516175723", "5A6516175123"])
+    }
+
+    @Test("an S data identifier before a barcode's value: the rest first where it is in the named maker's format and the whole is not")
+    func sIdentifierBeforeFormat() {
+        // Only the maker's name read (a label photographed at an angle): a Lenovo serial with its S.
+        #expect(
+            SerialExtractor.candidates([text("Lenovo ThinkPad T14", 1), code("SPFD3SDNM")]).map(\.value) == ["PFD3SDNM", "SPFD3SDNM"])
+        // No maker named: Lenovo's loose format alone does not move it.
+        #expect(SerialExtractor.candidates([code("SPFD3SDNM")]).first?.value == "SPFD3SDNM")
+        // On a label naming its maker, that maker's format (a Dell tag is seven of anything).
+        #expect(
+            SerialExtractor.candidates([text("DELL OptiPlex 7010", 1), code("S4HYJXNF")]).map(\.value) == ["4HYJXNF", "S4HYJXNF"])
+        // A Samsung serial starts with S and is in Samsung's format whole: it keeps it.
+        #expect(SerialExtractor.candidates([code("S4EVNM0R123456K")]).first?.value == "S4EVNM0R123456K")
+        // Without a format for the rest, the value as barcoded first.
+        #expect(SerialExtractor.candidates([code("SXQ12345")]).first?.value == "SXQ12345")
     }
 
     @Test("where no candidate is the tag an Express Service Code is, that tag is offered, read from the code's line")

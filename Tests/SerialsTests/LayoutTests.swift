@@ -9,6 +9,22 @@ func boxed(_ value: String, _ line: Int, _ x: Int, _ y: Int, _ width: Int, _ hei
 
 @Suite("Keywords and values in separate boxes")
 struct LayoutTests {
+    @Test("a small caption boxed short still names the value under it")
+    func shortCaptionAbove() {
+        // Read off a faint Supermicro label: "SER NO" boxed 7 pixels high, its value 22 below.
+        let c = SerialExtractor.candidates([
+            boxed("SUPERMICRO X11DPi-N", 1, 289, 86, 263, 14), boxed("SER NO", 2, 288, 173, 40, 7),
+            boxed("ZM10CK824940", 3, 289, 202, 140, 13), boxed("REV: 1.01", 4, 288, 238, 104, 13), code("3BC3B3208F92"),
+        ])
+        #expect(c.first?.value == "ZM10CK824940", "\(c)")
+        #expect(
+            Layout.joined([boxed("SER NO", 1, 288, 173, 40, 7), boxed("ZM10CK824940", 2, 289, 202, 140, 13)]).map(\.value) == [
+                "SER NO ZM10CK824940"
+            ])
+        // Three of its heights below is another row's.
+        #expect(Layout.joined([boxed("SER NO", 1, 288, 173, 40, 13), boxed("ZM10CK824940", 2, 289, 228, 140, 13)]).count == 2)
+    }
+
     @Test("a caption on a tilted label lying lower than its value: a manufacturing date beside it is not taken for the serial")
     func tiltedCaption() {
         // Boxes as read off an APC label turned a few degrees: "(SN)" overlaps the date's row
