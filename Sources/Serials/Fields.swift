@@ -222,7 +222,7 @@ enum Tokens {
         guard whole.count <= 24 else { return nil }
         if barcodes.contains(where: { $0.uppercased() == whole || readAs(whole, $0) }) { return whole }
         // A format with known prefixes fits only a value that starts with one.
-        return formats.contains { !$0.prefixes.isEmpty && $0.fit(whole) != nil } ? whole : nil
+        return formats.filter { !$0.prefixes.isEmpty }.fitAny(whole) ? whole : nil
     }
 
     /// `text` with a hyphen that OCR set apart from one side of a value joined again:
@@ -366,7 +366,7 @@ enum Tokens {
     static func qReading(_ read: String, corrected: String, formats: [Grammar], makers: [Grammar] = [], barcodes: [String]) -> String? {
         let raw = Array(read.uppercased())
         var out = Array(corrected)
-        guard raw.count == out.count, raw.contains("O"), makers.isEmpty || makers.contains(where: { $0.holds(corrected) }),
+        guard raw.count == out.count, raw.contains("O"), makers.isEmpty || makers.holdAny(corrected),
             !barcodes.contains(where: { sameField(corrected, $0) || readAs(corrected, $0) || readAs(read, $0) })
         else { return nil }
         let holding = formats.filter { $0.holds(corrected) }
@@ -386,7 +386,7 @@ enum Tokens {
     /// A character read three times ("ST53LR0P578742XxX" for ST53LR0P578742X) is read once,
     /// where taking out one does not make a format fit.
     static func strayReadings(_ value: String, formats: [Grammar], barcodes: [String]) -> [String] {
-        guard !formats.contains(where: { $0.fit(value) != nil }), !barcodes.contains(where: { readAs(value, $0) }) else { return [] }
+        guard !formats.fitAny(value), !barcodes.contains(where: { readAs(value, $0) }) else { return [] }
         // A letter beside the digit it looks like first: two letters alike are often both printed.
         let lookalike = strayRemovals(value, formats: formats) { $0.isLetter && $1.isNumber && confused($0, $1) }.map(\.fixed)
         let alike = strayRemovals(value, formats: formats, stray: ==).map(\.fixed)

@@ -121,6 +121,9 @@ struct Grammar {
         "Epson": ["EPSON"], "Xerox": ["XEROX"], "Asus": ["ASUS"], "Acer": ["ACER"],
     ]
 
+    /// Every word of `makerNames`: a line that opens with one names a maker (and its model).
+    static let makerWords = Set(makerNames.values.joined())
+
     /// The vendors a label whose words are `words` names: by `makerNames`, or by a format's own
     /// `makers` words.
     static func makersNamed(in words: Set<String>) -> Set<String> {
@@ -165,6 +168,13 @@ struct Grammar {
         // Dell service tags: 7 characters.
         parse("Dell", "xxxxxxx"),
     ]
+}
+
+extension [Grammar] {
+    /// Whether one of these formats fits `value`, once OCR's confusions are undone where it fixes them.
+    func fitAny(_ value: String) -> Bool { contains { $0.fit(value) != nil } }
+    /// Whether one of these formats holds `value` as it stands.
+    func holdAny(_ value: String) -> Bool { contains { $0.holds(value) } }
 }
 
 /// Checks on values that are something other than a serial.

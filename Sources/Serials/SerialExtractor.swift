@@ -113,7 +113,7 @@ public enum SerialExtractor {
                         : reading.readOnce(value).flatMap(Tokens.serialToken).map {
                             Tokens.correctByGrammar($0, formats: formats, makers: makersFormats, barcodes: barcodes)
                         }
-                    func inMakersFormat(_ value: String) -> Bool { makersFormats.contains { $0.fit(value) != nil } }
+                    func inMakersFormat(_ value: String) -> Bool { makersFormats.fitAny(value) }
                     let strays = Tokens.strayReadings(corrected, formats: makersFormats, barcodes: barcodes)
                     let onceFirst =
                         once.map { once in
@@ -178,7 +178,7 @@ public enum SerialExtractor {
                             && !unlabelledValues.contains(value)
                     {
                         value = rest
-                    } else if makersFormats.contains(where: { $0.holds(rest) }) && !makersFormats.contains(where: { $0.holds(value) }) {
+                    } else if makersFormats.holdAny(rest) && !makersFormats.holdAny(value) {
                         // A format alone is weaker than print: the value as barcoded stays, after.
                         pool.add(rest, place: reading.place, source: n == 0 ? .barcode : .barcodeAlternative)
                         pool.add(value, place: reading.place, source: .barcodeAlternative)
@@ -221,15 +221,14 @@ public enum SerialExtractor {
         var titleCodes: [SerialCandidate] = []
         var asRead: [String: String] = [:]  // each value in a format, as OCR read it
         func makersShape(_ value: String) -> Bool {
-            value.allSatisfy { $0.isASCII && ($0.isUppercase || $0.isNumber) } && makersFormats.contains { $0.holds(value) }
+            value.allSatisfy { $0.isASCII && ($0.isUppercase || $0.isNumber) } && makersFormats.holdAny(value)
         }
         let printed = readings.filter { !$0.isBarcode }
         let title = printed.min { ($0.box?.y ?? .max) < ($1.box?.y ?? .max) }?.place
         // The top line, and a line that opens with a maker's name wherever it is ("Juniper
         // SRX345" under a line OCR made of noise): its codes are the maker's model.
-        let makerWords = Set(Grammar.makerNames.values.joined())
         func titled(_ reading: SerialReading) -> Bool {
-            reading.place == title || reading.value.split(separator: " ").first.map { makerWords.contains($0.uppercased()) } == true
+            reading.place == title || reading.value.split(separator: " ").first.map { Grammar.makerWords.contains($0.uppercased()) } == true
         }
         for reading in printed {
             for field in Keywords.fields(in: reading.value) where field.kind == .none {
@@ -384,11 +383,11 @@ struct Pool {
         // field printed, disagreeing (from one the print names, it is only a misreading).
         let unbacked = entries.values.filter { $0.fromBarcode && !$0.sources.contains(.labelledText) }.compactMap(\.barcodeValue)
         let barcodeInMakersFormat = entries.values.contains { entry in
-            entry.exactBarcode && entry.barcodeValue.map { value in makersFormats.contains { $0.holds(value) } } == true
+            entry.exactBarcode && entry.barcodeValue.map(makersFormats.holdAny) == true
         }
         let labelledInMakersFormat = entries.values.contains { entry in
             !entry.fromBarcode && entry.sources.contains(.labelledText)
-                && entry.textValue.map { value in makersFormats.contains { $0.holds(value) } } == true
+                && entry.textValue.map(makersFormats.holdAny) == true
         }
         // In the order read, so that values the ranking ties keep one order in every run.
         for entry in entries.values.sorted(by: { $0.order < $1.order }) {
@@ -408,7 +407,8 @@ struct Pool {
             // that format: a print OCR lost or split some of ("Fou MINFB" for PG0MNFB), or a
             // barcode backed only by its own human-readable line (a Cisco PID "C9200L-24T-4G",
             // a MAC barcoded bare, beside a Cisco or Supermicro serial's barcode).
-            let outOfFormat = !makersFormats.isEmpty && !makersFormats.contains { $0.fit(value) != nil } && barcodeInMakersFormat
+            let fitsMakers = makersFormats.fitAny(value)
+            let outOfFormat = !makersFormats.isEmpty && !fitsMakers && barcodeInMakersFormat
             let tier: Int
             switch (evidence, labelled) {
             case (.agree, true): tier = 0
@@ -416,7 +416,7 @@ struct Pool {
                 // Backed only by its own human-readable line and in no format of the maker the
                 // label names, after a labelled print in that format (a Cisco PID "C1111-8P"
                 // barcoded beside the serial its keyword names).
-                let afterLabelled = labelledInMakersFormat && !makersFormats.contains { $0.fit(value) != nil }
+                let afterLabelled = labelledInMakersFormat && !fitsMakers
                 tier = confirmedByESC ? 0 : outOfFormat ? 4 : afterLabelled ? 3 : 1
             case (.text, _):
                 tier = confirmedByESC ? 1 : outOfFormat ? 4 : 2
@@ -427,7 +427,7 @@ struct Pool {
                 // a Supermicro board: D25 is an Apple plant).
                 let inFormat =
                     makersFormats.isEmpty
-                    ? Grammar.known.contains { $0.isSpecific && $0.holds(value) } : makersFormats.contains { $0.holds(value) }
+                    ? Grammar.known.contains { $0.isSpecific && $0.holds(value) } : makersFormats.holdAny(value)
                 tier = !entry.exactBarcode ? 5 : inFormat ? 3 : NotSerial.mayBeBareMAC(value) ? 5 : 4
             }
             ranked.append(
@@ -465,9 +465,7 @@ struct Pool {
                     // an unlabelled one (a barcode's own human-readable line) after the barcode,
                     // and so is a labelled print in no format of the maker the label names beside
                     // a barcode in one (APC's factory code "5A" read as "3A").
-                    let outOfFormat =
-                        makersFormats.contains { $0.holds(ranked[j].candidate.value) }
-                        && !makersFormats.contains { $0.fit(ranked[i].candidate.value) != nil }
+                    let outOfFormat = makersFormats.holdAny(ranked[j].candidate.value) && !makersFormats.fitAny(ranked[i].candidate.value)
                     if ranked[i].labelled {
                         ranked[j].tier = ranked[i].tier
                         ranked[i].hint = outOfFormat
