@@ -210,9 +210,9 @@ enum Tokens {
 
     /// A value OCR read in pieces at the spaces of widely spaced print ("DMP LMEA2 6JZV"), put
     /// together where the whole is evidently one value: a barcode on the label (`barcodes`) is
-    /// the whole, up to OCR's confusions, or one of `formats` with known prefixes fits it
-    /// ("FVF 7WX4ESFJF": an Apple serial). Nil for a value in one piece, pieces that are not
-    /// codes, or a whole that is neither.
+    /// the whole, up to OCR's confusions, or one of `formats` that marks its values fits it
+    /// ("FVF 7WX4ESFJF": an Apple serial; "WD-WMC4NWY 98HVP": Western Digital's). Nil for a
+    /// value in one piece, pieces that are not codes, or a whole that is neither.
     static func piecesJoined(_ value: String, formats: [Grammar], barcodes: [String]) -> String? {
         let pieces = joinedHyphens(value).split(separator: " ").map { withOCRSymbols(String($0)) }
         guard pieces.count >= 2, pieces.count <= 4,
@@ -221,8 +221,9 @@ enum Tokens {
         let whole = pieces.joined()
         guard whole.count <= 24 else { return nil }
         if barcodes.contains(where: { $0.uppercased() == whole || readAs(whole, $0) }) { return whole }
-        // A format with known prefixes fits only a value that starts with one.
-        return formats.filter { !$0.prefixes.isEmpty }.fitAny(whole) ? whole : nil
+        // A format with known prefixes fits only a value that starts with one; one with a fixed
+        // character only a value that holds it.
+        return formats.filter(\.isMarked).fitAny(whole) ? whole : nil
     }
 
     /// `text` with a hyphen that OCR set apart from one side of a value joined again:

@@ -46,10 +46,10 @@ struct Grammar {
     /// Whether a value's fitting it is rare by chance: known prefixes, a fixed character, or at
     /// least three positions of a fixed class (an 11-character Apple serial with its one digit
     /// fits three random values in ten; an HP serial's three digits, one in forty).
-    var isDecisive: Bool {
-        !prefixes.isEmpty || pattern.contains { if case .literal = $0 { true } else { false } }
-            || pattern.filter { $0 != .any }.count >= 3
-    }
+    var isDecisive: Bool { isMarked || pattern.filter { $0 != .any }.count >= 3 }
+    /// Whether a value in this format carries the vendor's mark: it starts with a known prefix,
+    /// or holds a character the format fixes (Western Digital's "WD-W").
+    var isMarked: Bool { !prefixes.isEmpty || pattern.contains { if case .literal = $0 { true } else { false } } }
 
     /// Whether `value` is in this format as it stands: it fits with nothing to undo.
     func holds(_ value: String) -> Bool { fit(value) == value }

@@ -148,8 +148,11 @@ public enum SerialExtractor {
                     // An unlabelled token on its own line is evidence only if a barcode agrees.
                     // A decisive vendor format undoes its confusions here too ("FD0135912DK": Cisco's
                     // FDO), so that a barcode it disagrees with is shown beside the value printed.
-                    for token in Tokens.joinedHyphens(field.value).split(separator: " ") where Tokens.looksLikeSerial(String(token)) {
-                        let value = String(token)
+                    // A value OCR read in pieces is one, as after a keyword ("WD-WMC4NWY 98HVP").
+                    let tokens =
+                        Tokens.piecesJoined(field.value, formats: formats, barcodes: barcodes).map { [$0] }
+                        ?? Tokens.joinedHyphens(field.value).split(separator: " ").map(String.init)
+                    for value in tokens where Tokens.looksLikeSerial(value) {
                         let fixed = formats.lazy.filter(\.isDecisive).compactMap { $0.fit(value) }.first ?? value
                         pool.add(fixed, place: reading.place, source: .unlabelledText)
                     }
@@ -401,7 +404,7 @@ struct Pool {
             let evidence: Evidence = fromBarcode && (labelled || unlabelled) ? .agree : fromBarcode ? .barcode : .text
             // A barcode is exact, so its value wins when the two agree after OCR folding.
             var value = entry.barcodeValue ?? entry.textValue!
-            if !fromBarcode, let esc = expressServiceCodes.first, let fixed = Tokens.matchESC(value, esc) { value = fixed }
+            if !fromBarcode, let fixed = expressServiceCodes.lazy.compactMap({ Tokens.matchESC(value, $0) }).first { value = fixed }
             let confirmedByESC = expressServiceCodes.contains { Tokens.base36(value) == $0 }
             // A value in no format of the maker the label names comes after a barcode alone in
             // that format: a print OCR lost or split some of ("Fou MINFB" for PG0MNFB), or a

@@ -146,6 +146,11 @@ struct ExtractorTests {
         #expect(SerialExtractor.candidates([text("Serial No. AB12 CD34 EF", 1)]).map(\.value) == ["AB12"])
         #expect(Tokens.piecesJoined("DMP LMEA2 6JZV", formats: [], barcodes: ["DMPLMEA26JZV"]) == "DMPLMEA26JZV")
         #expect(Tokens.piecesJoined("DMPLMEA26JZV", formats: [], barcodes: ["DMPLMEA26JZV"]) == nil)
+        // Without a keyword too (OCR garbled the caption after it): Western Digital's fixed
+        // "WD-W" makes one value of the pieces, a character from the barcode: a disagreement.
+        let wd = SerialExtractor.candidates([text("WD Red Plus 4TB", 1), text("WD-WMC4NWY 98HVP", 2), code("WD-WMC4NWY38HVP")])
+        #expect(Set(wd.map(\.value)) == ["WD-WMC4NWY38HVP", "WD-WMC4NWY98HVP"])
+        #expect(wd.allSatisfy { $0.disagreesWith.count == 1 })
     }
 
     @Test("a Q the print shows as 0 is the same value: one candidate, the barcode's exact text")
@@ -436,6 +441,13 @@ struct ExtractorTests {
         ])
         #expect(disagreeing.map(\.value) == ["FY9QGSW", "FY3QGSW"])
         #expect(disagreeing.allSatisfy { $0.disagreesWith.count == 1 })
+        // OCR read the caption twice, once without its number: the code on the second line
+        // still proves the print (CE29Y2F for CP29Y2F), which disagrees with the barcode.
+        let twice = SerialExtractor.candidates([
+            text("S/N. CE29Y2F", 1), text("Express Service Code:", 2), text("Express Service Code: 27636865719", 3), code("CP29Y6F"),
+        ])
+        #expect(twice.map(\.value) == ["CP29Y2F", "CP29Y6F"])
+        #expect(twice.first?.disagreesWith == ["CP29Y6F"])
     }
 
     @Test("a barcode the Express Service Code proves is first, above an S-prefixed value the print seems to back")
