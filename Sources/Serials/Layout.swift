@@ -221,7 +221,11 @@ enum Layout {
             // up to about eighteen degrees off level), each line drifting the same way: a pixel
             // or two of drift between two lines is only where OCR set their boxes, and lines
             // drifting either way are centred print, not a column.
-            var boxes = texts.map(\.box!).sorted { $0.y < $1.y }
+            // A column goes from one line to the next: never past a line set between the two
+            // over the lower one (a title band twice as high as the rows reaching down past the
+            // first row's value to the second's).
+            let all = texts.map(\.box!)
+            var boxes = all.sorted { $0.y < $1.y }
             while let top = boxes.first {
                 var column = [top]
                 boxes.removeFirst()
@@ -230,6 +234,9 @@ enum Layout {
                         let drop = lower.y - upper.y
                         return drop > 0 && drop * 2 >= upper.height && drop <= 3 * max(upper.height, lower.height)
                             && abs(lower.x - upper.x) * 3 <= drop
+                            && !all.contains { between in
+                                between.y >= upper.maxY && between.maxY <= lower.y && between.x < lower.maxX && lower.x < between.maxX
+                            }
                     })
                 {
                     column.append(boxes.remove(at: n))

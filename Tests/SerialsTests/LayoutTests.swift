@@ -399,6 +399,22 @@ struct LayoutTests {
         #expect(Layout.tilt(of: centred) == 0)
     }
 
+    @Test("a column goes from line to line: a title band twice as high does not reach past a row to the one under it")
+    func columnSkipsNoLine() {
+        // A Seagate table in slight perspective (rows rising a pixel in forty to the right),
+        // under a title set in a dark band whose box is twice as high as a row.
+        let seagate = [
+            boxed("Seagate IronWolf 8TB", 1, 621, 89, 300, 50), boxed("Date Code:", 2, 373, 149, 130, 22),
+            boxed("98464", 3, 586, 147, 68, 21), boxed("P/N:", 4, 370, 193, 50, 21), boxed("NWGVJ3-310", 5, 584, 188, 155, 23),
+            boxed("S/N#:", 6, 368, 236, 56, 21), boxed("WFK8HQOWF", 7, 582, 231, 162, 23), boxed("Sc45", 8, 580, 275, 62, 21),
+            SerialReading(
+                value: "WFK8HQ0WF", symbology: "CODE-128", place: "CODE-128 barcode", box: Box(x: 363, y: 357, width: 505, height: 147)),
+        ]
+        #expect(abs(Layout.tilt(of: seagate)) < 0.1)
+        // Paired along the wrong tilt, P/N took the serial's row and named the barcode a part number.
+        #expect(SerialExtractor.candidates(seagate).map(\.value) == ["WFK8HQ0WF"])
+    }
+
     @Test("a line's slope runs from its first word's centre to its last's, where they are far enough apart to show it")
     func lineSlope() throws {
         func word(_ text: String, _ x: Int, _ y: Int, _ width: Int, _ height: Int) -> Word {
