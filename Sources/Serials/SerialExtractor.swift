@@ -467,14 +467,18 @@ struct Pool {
                     // Shown beside each other, never one buried below: a labelled print first,
                     // an unlabelled one (a barcode's own human-readable line) after the barcode,
                     // and so is a labelled print in no format of the maker the label names beside
-                    // a barcode in one (APC's factory code "5A" read as "3A").
-                    let outOfFormat = makersFormats.holdAny(ranked[j].candidate.value) && !makersFormats.fitAny(ranked[i].candidate.value)
+                    // a barcode in one (APC's factory code "5A" read as "3A"); an unlabelled print
+                    // in one beside a barcode in none goes first (Samsung's leading S, barcoded F,
+                    // its keyword garbled).
+                    func inOnly(_ a: Int, _ b: Int) -> Bool {
+                        makersFormats.holdAny(ranked[a].candidate.value) && !makersFormats.fitAny(ranked[b].candidate.value)
+                    }
                     if ranked[i].labelled {
                         ranked[j].tier = ranked[i].tier
-                        ranked[i].hint = outOfFormat
+                        ranked[i].hint = inOnly(j, i)
                     } else {
                         ranked[i].tier = ranked[j].tier
-                        ranked[i].hint = true
+                        ranked[i].hint = !inOnly(i, j)
                     }
                 }
             }

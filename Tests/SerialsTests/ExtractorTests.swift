@@ -257,9 +257,10 @@ struct ExtractorTests {
             text("CISCO C9200L", 1), text("PID: C9200L-24T-4G", 2), text("FD0135912DK", 3), text("FD2135912DK", 4),
             code("FDZ135912DK"),
         ]
+        // FDZ is no Cisco factory: the print, in Cisco's format, is listed first.
         let candidates = SerialExtractor.candidates(readings)
-        #expect(candidates.map(\.value) == ["FDZ135912DK", "FDO135912DK"])
-        #expect(candidates.last?.disagreesWith == ["FDZ135912DK"])
+        #expect(candidates.map(\.value) == ["FDO135912DK", "FDZ135912DK"])
+        #expect(candidates.first?.disagreesWith == ["FDZ135912DK"])
     }
 
     @Test("with no keyword left, a number of seven digits or more, and letters alone in the named maker's format, are offered")
@@ -474,7 +475,7 @@ struct ExtractorTests {
         #expect(hint.allSatisfy { $0.disagreesWith.count == 1 })
     }
 
-    @Test("a labelled print and a barcode that disagree: the barcode first where it is in the named maker's format and the print is not")
+    @Test("a print and a barcode that disagree: the one in the named maker's format first where the other is not")
     func disagreementInMakersFormat() {
         // APC's factory code 5A read as 3A: no APC serial starts so.
         let apc = SerialExtractor.candidates([text("APC Back-UPS Pro 900", 1), text("SERIAL 3A6516175123", 2), code("5A6516175123")])
@@ -483,6 +484,17 @@ struct ExtractorTests {
         // Both in the format: the labelled print first, as always.
         let both = SerialExtractor.candidates([text("APC Back-UPS Pro 900", 1), text("SERIAL 5A6516175723", 2), code("5A6516175123")])
         #expect(both.map(\.value) == ["5A6516175723", "5A6516175123"])
+        // An unlabelled print (its keyword read as "SERI,") in Samsung's format beside a barcode
+        // that is not: the print first. Out of it, after the barcode, as a barcode's own line.
+        let samsung = SerialExtractor.candidates([
+            text("SAMSUNG 870", 1), text("SERI,", 2), text("SRP7AV0U910303G", 3), code("FRP7AV0U910303G"),
+        ])
+        #expect(samsung.map(\.value) == ["SRP7AV0U910303G", "FRP7AV0U910303G"])
+        #expect(samsung.allSatisfy { $0.disagreesWith.count == 1 })
+        let line = SerialExtractor.candidates([
+            text("SAMSUNG 870", 1), text("SERI,", 2), text("FRP7AV0U910303G", 3), code("SRP7AV0U910303G"),
+        ])
+        #expect(line.map(\.value) == ["SRP7AV0U910303G", "FRP7AV0U910303G"])
     }
 
     @Test("an S data identifier before a barcode's value: the rest first where it is in the named maker's format and the whole is not")
