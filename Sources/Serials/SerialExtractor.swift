@@ -341,6 +341,13 @@ struct Pool {
         for (key, printed) in printedOnly.sorted(by: { $0.value.order < $1.value.order }) {
             let read = printed.textValue!
             var matches = entries.filter { $0.value.barcodeValue.map { Tokens.readAs(read, $0) } == true }
+            // A print the same field as a barcode's exact value, a character from it, disagrees
+            // with it: it is not a second reading of that data (without its S) with a stray
+            // character besides ("WD-WMC4N7ULV1VJ" beside SD-WMC4N7ULV1VJ is not D-WMC4N7ULV1VJ
+            // with a W too many).
+            if entries.values.contains(where: { $0.exactBarcode && $0.barcodeValue.map { Tokens.sameField(read, $0) } == true }) {
+                matches = matches.filter { $0.value.exactBarcode }
+            }
             if matches.isEmpty, printed.sources.contains(.labelledText) {
                 matches = entries.filter { $0.value.exactBarcode && $0.value.barcodeValue.map { Tokens.partOf(read, $0) } == true }
             }

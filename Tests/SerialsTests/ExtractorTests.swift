@@ -166,6 +166,11 @@ struct ExtractorTests {
         #expect(c.map(\.value) == ["CN0KX2M1742", "CN0KX2M1743"])
         #expect(c.map(\.disagreesWith) == [["CN0KX2M1743"], ["CN0KX2M1742"]])
         #expect(c.map(\.evidence) == [.text, .barcode])
+        // A barcode starting with an S (its W changed) is also read without it, as a data
+        // identifier; the print is not that second reading with a stray W: it disagrees.
+        let wd = SerialExtractor.candidates([text("WD Blue 1TB", 1), text("SERIAL: WD-WMC4N7ULV1VJ", 2), code("SD-WMC4N7ULV1VJ")])
+        #expect(Array(wd.map(\.value).prefix(2)) == ["WD-WMC4N7ULV1VJ", "SD-WMC4N7ULV1VJ"])
+        #expect(wd.first?.disagreesWith == ["SD-WMC4N7ULV1VJ"])
     }
 
     @Test(
