@@ -179,7 +179,9 @@ enum Tokens {
             // A word in lower case with no digit ("Dance", OCR's reading of a dark band) is no
             // value: serials are printed in capitals (OCR lower-cases one now and then: "PFcLPMRD").
             let word = !token.contains(where: \.isNumber) && token.filter(\.isLowercase).count * 2 > token.count
-            if t.count >= 4, t.count <= 24, t.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }),
+            // Four letters or digits at least: "S-79" (a model number's end, paired with a
+            // keyword on a tilted label) is not a serial.
+            if t.filter({ $0 != "-" }).count >= 4, t.count <= 24, t.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }),
                 t.contains(where: { $0.isLetter || $0.isNumber }), !NotSerial.isDate(t), !Keywords.words.contains(t),
                 !(t.allSatisfy(\.isLetter) && Keywords.words.contains { $0.hasPrefix(t) }), !word
             {

@@ -92,6 +92,10 @@ struct ExtractorTests {
         // code and a word.
         #expect(Tokens.serialToken("AB12 C") == "AB12")
         #expect(Tokens.serialToken("EM742493978 1 X") == "EM742493978")
+        // Four letters or digits at least, hyphens aside: a model number's end ("S-79"), paired
+        // with a keyword along a tilted row, is no value, and the barcode is the candidate.
+        #expect(Tokens.serialToken("S-79") == nil && Tokens.serialToken("S-790") == "S-790")
+        #expect(SerialExtractor.candidates([text("SER, No S-79", 1), code("OM68GU235431")]).map(\.value) == ["OM68GU235431"])
         #expect(Tokens.runOn("Juniper SRX345") == ["Juniper", "SRX345"])
         #expect(Tokens.runOn("C02XK1ZJJGH5 SERIAL") == ["C02XK1ZJJGH5", "SERIAL"])
         // A hyphen within the first code; not one at its end, nor a hyphen in the second.
