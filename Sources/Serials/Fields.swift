@@ -415,16 +415,9 @@ enum Tokens {
         a == b || confusedPairs.contains(String([a, b])) || confusedPairs.contains(String([b, a]))
     }
 
-    /// Whether OCR could have read `read` where `exact` (a barcode's character) is printed: a
-    /// confusion, or the letter O for a 6 or a 9 whose tail it lost in a round face. One way
-    /// only: OCR does not add a tail to an O.
-    static func misread(_ read: Character, _ exact: Character) -> Bool {
-        confused(read, exact) || (read == "O" && (exact == "6" || exact == "9"))
-    }
-
     /// Whether OCR reading `exact` (a barcode's value) could have printed `read`: the same
-    /// characters up to confusions (`misread`), with at most one stray character besides: one
-    /// read twice beside its look-alike ("G8WQS5L" for "G8WQ5L"), or, in a value of eight characters or
+    /// characters up to confusions, with at most one stray character besides: one read twice
+    /// beside its look-alike ("G8WQS5L" for "G8WQ5L"), or, in a value of eight characters or
     /// more, any one (noise read as a letter: "ZR6ESLMPK" for "ZR6SLMPK"); in one of twelve or
     /// more, two ("SG2Z2EHAOY510783M" for "SG2EHA0Y510783M"). A stray character is never a
     /// difference: a planted or real disagreement is a character changed, not one added.
@@ -436,7 +429,7 @@ enum Tokens {
         // a[i...] against b[j...], with `left` stray characters still to find.
         func matches(_ i: Int, _ j: Int, _ left: Int) -> Bool {
             if i == a.count { return j == b.count && left == 0 }
-            if j < b.count, misread(a[i], b[j]), matches(i + 1, j + 1, left) { return true }
+            if j < b.count, confused(a[i], b[j]), matches(i + 1, j + 1, left) { return true }
             return left > 0 && stray(i) && matches(i + 1, j, left - 1)
         }
         return matches(0, 0, a.count - b.count)

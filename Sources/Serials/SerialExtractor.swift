@@ -467,7 +467,7 @@ struct Pool {
                     // An O where the barcode has a digit is the print's 0 (the position holds digits).
                     if printed.count == exact.count {
                         ranked[i].candidate.value = String(
-                            zip(printed, exact).map { Tokens.misread($0, $1) ? $1 : $0 == "O" && $1.isNumber ? "0" : $0 })
+                            zip(printed, exact).map { Tokens.confused($0, $1) ? $1 : $0 == "O" && $1.isNumber ? "0" : $0 })
                     }
                     ranked[i].candidate.disagreesWith.append(ranked[j].candidate.value)
                     ranked[j].candidate.disagreesWith.append(ranked[i].candidate.value)

@@ -164,19 +164,6 @@ struct ExtractorTests {
         #expect(c.map(\.evidence) == [.agree])
     }
 
-    @Test("an O the print shows where the barcode has a 6 or a 9 is OCR's round glyph: one candidate, the barcode's")
-    func agreementAcrossRoundDigits() {
-        // A round face (URW Gothic's 9, FreeMono's 6) read as the letter.
-        for (printed, barcode) in [("PFFOTLWS", "PFF9TLWS"), ("PFAO4ZJT", "PFA64ZJT")] {
-            let c = SerialExtractor.candidates([text("Lenovo ThinkPad T14", 1), text("S/N \(printed)", 2), code(barcode)])
-            #expect(c.map(\.value) == [barcode])
-            #expect(c.map(\.evidence) == [.agree])
-        }
-        // A digit read for another is still a disagreement.
-        let c = SerialExtractor.candidates([text("Lenovo ThinkPad T14", 1), text("S/N PFF3TLWS", 2), code("PFF9TLWS")])
-        #expect(c.map(\.value) == ["PFF3TLWS", "PFF9TLWS"])
-    }
-
     @Test("a disagreement shows both, next to each other, each naming the other; the labelled print first")
     func disagreement() {
         let c = SerialExtractor.candidates([code("CN0KX2M1743"), text("S/N: CN0KX2M1742", 2)])
