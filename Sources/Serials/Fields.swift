@@ -181,7 +181,7 @@ enum Tokens {
             let word = !token.contains(where: \.isNumber) && token.filter(\.isLowercase).count * 2 > token.count
             // Four letters or digits at least: "S-79" (a model number's end, paired with a
             // keyword on a tilted label) is not a serial.
-            if t.filter({ $0 != "-" }).count >= 4, t.count <= 24, t.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }),
+            if t.filter({ $0 != "-" }).count >= 4, t.count <= 24, codeCharacters(t),
                 t.contains(where: { $0.isLetter || $0.isNumber }), !NotSerial.isDate(t), !Keywords.words.contains(t),
                 !(t.allSatisfy(\.isLetter) && Keywords.words.contains { $0.hasPrefix(t) }), !word
             {
@@ -218,7 +218,7 @@ enum Tokens {
     static func piecesJoined(_ value: String, formats: [Grammar], barcodes: [String]) -> String? {
         let pieces = joinedHyphens(value).split(separator: " ").map { withOCRSymbols(String($0)) }
         guard pieces.count >= 2, pieces.count <= 4,
-            pieces.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") } })
+            pieces.allSatisfy({ !$0.isEmpty && codeCharacters($0) })
         else { return nil }
         let whole = pieces.joined()
         guard whole.count <= 24 else { return nil }
@@ -253,8 +253,14 @@ enum Tokens {
 
     /// A value that could be a serial on its own: 5 to 24 letters and digits (and dashes), with a
     /// digit, and not a product code, IMEI, MAC address, date or Dell PPID.
+    /// Whether `value` holds nothing but what a serial is printed with: ASCII letters, digits
+    /// and hyphens.
+    static func codeCharacters(_ value: String) -> Bool {
+        value.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }
+    }
+
     static func looksLikeSerial(_ value: String) -> Bool {
-        value.count >= 5 && value.count <= 24 && value.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") })
+        value.count >= 5 && value.count <= 24 && codeCharacters(value)
             && value.contains(where: \.isNumber) && !NotSerial.check(value) && !value.hasPrefix("http")
     }
 

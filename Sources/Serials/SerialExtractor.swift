@@ -234,10 +234,11 @@ public enum SerialExtractor {
             reading.place == title || reading.value.split(separator: " ").first.map { Grammar.makerWords.contains($0.uppercased()) } == true
         }
         for reading in printed {
+            let isTitle = titled(reading)
             for field in Keywords.fields(in: reading.value) where field.kind == .none {
                 for token in Tokens.runOn(field.value) {
                     let value = Tokens.withOCRSymbols(String(token))
-                    guard Tokens.looksLikeSerial(value) || !titled(reading) && makersShape(String(token)) && !NotSerial.check(value)
+                    guard Tokens.looksLikeSerial(value) || !isTitle && makersShape(String(token)) && !NotSerial.check(value)
                     else {
                         continue
                     }
@@ -249,10 +250,10 @@ public enum SerialExtractor {
                         }
                     } else if (codes + numbers + titleCodes).contains(where: { $0.value == value }) || Keywords.words.contains(value) {
                         continue
-                    } else if !titled(reading), value.count >= 7, value.allSatisfy(\.isNumber) {
+                    } else if !isTitle, value.count >= 7, value.allSatisfy(\.isNumber) {
                         numbers.append(code)
                     } else if value.count >= 6, value.allSatisfy({ $0.isLetter || $0.isNumber }), value.contains(where: \.isLetter) {
-                        if titled(reading) { titleCodes.append(code) } else { codes.append(code) }
+                        if isTitle { titleCodes.append(code) } else { codes.append(code) }
                     }
                 }
             }
@@ -445,6 +446,10 @@ struct Pool {
                     candidate: SerialCandidate(value: value, whereRead: entry.places, evidence: evidence, disagreesWith: []), tier: tier,
                     order: entry.order, labelled: labelled, qValue: entry.qValue, proven: confirmedByESC))
         }
+        // Whether the maker's formats hold the value at `a` and not the one at `b`.
+        func inOnly(_ a: Int, _ b: Int) -> Bool {
+            makersFormats.holdAny(ranked[a].candidate.value) && !makersFormats.fitAny(ranked[b].candidate.value)
+        }
         // A labelled printed value and a barcode that look like the same field but differ.
         let barcodeRows = ranked.indices.filter {
             ranked[$0].candidate.evidence == .barcode || (ranked[$0].candidate.evidence == .agree && !ranked[$0].labelled)
@@ -477,9 +482,6 @@ struct Pool {
                     // a barcode in one (APC's factory code "5A" read as "3A"); an unlabelled print
                     // in one beside a barcode in none goes first (Samsung's leading S, barcoded F,
                     // its keyword garbled).
-                    func inOnly(_ a: Int, _ b: Int) -> Bool {
-                        makersFormats.holdAny(ranked[a].candidate.value) && !makersFormats.fitAny(ranked[b].candidate.value)
-                    }
                     if ranked[i].labelled {
                         ranked[j].tier = ranked[i].tier
                         ranked[i].hint = inOnly(j, i)
