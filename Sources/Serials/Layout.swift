@@ -138,11 +138,15 @@ enum Layout {
                 let across = min(box.maxX, other.maxX) - max(box.x, other.x)
                 return high * 2 <= low * 3 && down * 2 >= high && across * 2 >= min(box.width, other.width)
             }
-            // A reading that holds another whole, and more, read more of the print: it comes
-            // first. Otherwise they come in the order they were read (the first reading first).
+            // A reading that holds the first reading whole, and more, read more of the print: it
+            // comes first. Otherwise they come in the order they were read (the first reading
+            // first): a second reading that holds only another second reading whole ("PF913412Z",
+            // "PF913412" of the row read at other sizes, beside "PF91341Z" read first) is no
+            // better read than the first.
             func body(_ k: Int) -> String { readings[k].value.filter { $0.isLetter || $0.isNumber } }
-            func pieces(_ k: Int) -> Int { ([j] + over).filter { $0 != k && body(k) != body($0) && body(k).contains(body($0)) }.count }
-            let group = ([j] + over).sorted { (pieces($0), -$0) > (pieces($1), -$1) }
+            let firstRead = ([j] + over).min()!
+            func holdsFirst(_ k: Int) -> Bool { k != firstRead && body(k) != body(firstRead) && body(k).contains(body(firstRead)) }
+            let group = ([j] + over).sorted { (holdsFirst($0) ? 1 : 0, -$0) > (holdsFirst($1) ? 1 : 0, -$1) }
             alternates[i] = Array(group.dropFirst())
             taken.formUnion(over)
             out[i] = pairing(i, group[0])

@@ -64,7 +64,7 @@ struct LayoutTests {
         #expect(SerialExtractor.candidates(readings).map(\.value) == ["C02GN0Q27VYX"])
     }
 
-    @Test("a second reading of the value's print, lying over it, is the keyword's value too; the one holding the other whole comes first")
+    @Test("a second reading of the value's print, lying over it, is the keyword's value too; the one holding the first reading whole comes first")
     func readTwoWays() {
         // Boxes as read off a Supermicro label under glare: "SN" over its value, which the first
         // reading read in part and the page read again stretched read whole.
@@ -83,6 +83,14 @@ struct LayoutTests {
             boxed("MADE IN THAILAND", 4, 260, 198, 200),
         ]
         #expect(Layout.joined(apart).map(\.value) == ["Serial Number WFK2261KN", "Serial Number KFK2261KN", "MADE IN THAILAND"])
+        // Holding a later reading whole is not holding the first: a Lenovo serial read right
+        // first, then at other sizes with a 2 for its Z and a stray character.
+        let lenovo = [
+            boxed("S/N:", 4, 769, 303, 61, 22), boxed("PF91341Z", 5, 710, 345, 182, 24), boxed("PF913412", 6, 710, 345, 182, 24),
+            boxed("PF913412Z", 7, 710, 345, 182, 24),
+        ]
+        #expect(Layout.joined(lenovo).map(\.value) == ["S/N: PF91341Z", "S/N: PF913412", "S/N: PF913412Z"])
+        #expect(SerialExtractor.candidates(lenovo).map(\.value).first == "PF91341Z")
         // A box tesseract drew round a whole tilted line above, three times as high, lies over
         // the value too, and is not another reading of it.
         let tall = [boxed("CISCO C9200L q", 0, 40, 150, 900, 90)] + apart
