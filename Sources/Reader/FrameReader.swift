@@ -54,6 +54,8 @@ public final class FrameReader {
             if Self.isSmearedSideways(first, in: page) { readAgain(page.sharpenedAlongRows(in: Self.printArea(first))) }
             // Print washed pale (glare on the label, faint ink) has its contrast stretched locally.
             if Self.isPale(first, in: page) { readAgain(page.contrastStretchedLocally()) }
+            // A code is read again smaller and larger, where no barcode carries it.
+            read = Self.adding(Self.codeRowsResized(read, in: page, besides: symbols.map(\.value), with: text), to: read)
             lines = read.map { $0.movingBoxes(upright.originalBox) }
         }
         return Self.combine(symbols: symbols, lines: lines, skew: skew)
@@ -73,6 +75,69 @@ public final class FrameReader {
         }
         read = splittingMergedLines(read, in: page, with: text)
         return rereadingRows(read, in: page, with: text)
+    }
+
+    /// The rows of `lines` that hold a code no barcode in `barcodes` carries, read again at each
+    /// of `resizings` times their size: the readings that read a code there differently.
+    ///
+    /// How tesseract reads a code depends on the size of its print, and not always better when
+    /// larger: a monospaced bold face's "JF", 18 pixels high, is read "UF", and read right at
+    /// three quarters of that ("FVF7WX4ESFJF"); a faint "ZAD0Z9UT" read with a stray I is read
+    /// right at one and a half times. Which size reads a face best cannot be told beforehand, so
+    /// a row is read at both, each as one line, and a reading that differs is kept beside what
+    /// was read first, as a second reading of a sharpened page is: both are what the camera
+    /// read. Lines lying over one another on a row (the page and its sharpened copy read alike)
+    /// are one row, read again once. A reading is kept when it holds a code the row has not read
+    /// (`readsMore`); its words are set on the row's own box (a larger picture's blur boxes them
+    /// taller), so that it lies over the first reading as another reading of the same print. A
+    /// code a barcode carries whole is not read again: the barcode is exact. Each row costs two
+    /// line recognitions, a tenth of the page's.
+    static func codeRowsResized(_ lines: [TextLine], in page: Frame, besides barcodes: [String], with text: TextReader) -> [TextLine] {
+        func codes(_ line: TextLine) -> [String] { line.words.map(\.text).filter(looksLikeCode) }
+        var rows: [[TextLine]] = []
+        for line in lines where codes(line).contains(where: { code in !barcodes.contains { $0.contains(code) } }) {
+            func sameRow(_ other: TextLine) -> Bool {
+                let down = min(line.box.maxY, other.box.maxY) - max(line.box.y, other.box.y)
+                return other.box.intersectionArea(line.box) > 0 && down * 2 >= min(line.box.height, other.box.height)
+            }
+            if let r = rows.firstIndex(where: { $0.contains(where: sameRow) }) { rows[r].append(line) } else { rows.append([line]) }
+        }
+        var out: [TextLine] = []
+        for row in rows {
+            guard let box = Box.enclosing(row.map(\.box)) else { continue }
+            let known = Set(row.flatMap(codes))
+            // The row with half its height above and below, and its height at either end.
+            let margin = max(4, box.height / 2)
+            let band = Box(x: box.x - 2 * margin, y: box.y - margin, width: box.width + 4 * margin, height: box.height + 2 * margin)
+            guard let area = page.part(band) else { continue }
+            let crop = page.cropped(to: area)
+            for factor in resizings {
+                let resized = crop.scaled(by: factor)
+                let whole = Box(x: 0, y: 0, width: resized.width, height: resized.height)
+                for line in text.read(resized, within: whole, as: .singleLine) where readsMore(codes(line), than: known) {
+                    var moved = line.movingBoxes { word in
+                        let left = max(box.x, area.x + Int(Double(word.x) / factor))
+                        let right = min(box.maxX, area.x + Int(Double(word.maxX) / factor))
+                        return Box(x: left, y: box.y, width: max(1, right - left), height: box.height)
+                    }
+                    moved.box = Box.enclosing(moved.words.map(\.box)) ?? box
+                    out.append(moved)
+                }
+            }
+        }
+        return out
+    }
+
+    /// The sizes, against the page's, at which a row holding a code is read again.
+    static let resizings = [0.75, 1.5]
+
+    /// Whether `codes`, read again on a row, hold one the row's first readings `known` do not,
+    /// as long as the longest of them or a character shorter (a stray character read in the
+    /// first: "ZADOZ9IUT" for ZAD0Z9UT). Shorter by two or more, the reading lost part of the
+    /// print ("CNDSE" of "CNDS87753H").
+    static func readsMore(_ codes: [String], than known: Set<String>) -> Bool {
+        let longest = known.map(\.count).max() ?? 0
+        return codes.contains { !known.contains($0) && $0.count + 1 >= longest }
     }
 
     /// Whether the print in `page`, as `lines` found it, is smeared along its rows.
@@ -440,6 +505,18 @@ public final class FrameReader {
     static let tallestWord = 2.5
     /// A word flatter than this fraction of a typical word is a speck or a rule, not print.
     static let flattestWord = 0.4
+}
+
+extension Frame {
+    /// The part of the frame inside `area` (which lies inside it) as a frame of its own.
+    func cropped(to area: Box) -> Frame {
+        var out = [UInt8](repeating: 0, count: area.width * area.height)
+        for y in 0..<area.height {
+            let from = (area.y + y) * stride + area.x
+            out.replaceSubrange(y * area.width..<(y + 1) * area.width, with: bytes[from..<from + area.width])
+        }
+        return Frame(width: area.width, height: area.height, bytes: out, timestamp: timestamp, index: index)
+    }
 }
 
 extension Box {

@@ -1,0 +1,56 @@
+import Foundation
+import Imaging
+import Testing
+
+@testable import Reader
+
+@Suite("A code read again smaller and larger")
+struct ResizedTests {
+    /// An Apple label in a monospaced bold face (a development label of the second corpus), whose
+    /// serial FVF7WX4ESFJF tesseract reads "FVF 7WX4ESFUF" at its printed size.
+    func label() throws -> Frame { try ImageFile.load("\(root)/Devices/images/apple-monospaced-jf.png").packed() }
+
+    @Test("a serial tesseract misreads at its printed size is read at three quarters of it, and kept beside the first reading")
+    func misreadAtItsSize() throws {
+        let frame = try label()
+        let first = try TextReader().read(frame).map(\.text)
+        #expect(first.contains("FVF 7WX4ESFUF") && !first.contains { $0.contains("7WX4ESFJF") }, "\(first)")
+        let lines = try FrameReader().read(frame).filter { !$0.source.isBarcode }.map(\.value)
+        let misread = try #require(lines.firstIndex(of: "FVF 7WX4ESFUF"), "\(lines)")
+        let right = try #require(lines.firstIndex(of: "FVF 7WX4ESFJF"), "\(lines)")
+        // What was read first stays first.
+        #expect(misread < right)
+    }
+
+    @Test("a second reading lies on the row's own box; a code a barcode carries is not read again")
+    func placedAndSpared() throws {
+        let frame = try label()
+        let reader = try TextReader()
+        let first = reader.read(frame)
+        let row = try #require(first.first { $0.text == "FVF 7WX4ESFUF" })
+        let again = FrameReader.codeRowsResized(first, in: frame, besides: [], with: reader)
+        let right = try #require(again.first { $0.text == "FVF 7WX4ESFJF" }, "\(again.map(\.text))")
+        for word in right.words {
+            #expect(word.box.y == row.box.y && word.box.height == row.box.height)
+            #expect(word.box.x >= row.box.x && word.box.maxX <= row.box.maxX)
+        }
+        // The part number and EMC number read alike at every size: nothing else is added.
+        #expect(again.allSatisfy { $0.box.intersectionArea(row.box) > 0 }, "\(again.map(\.text))")
+        // Barcoded, the serial is exact and its print is not read again.
+        let spared = FrameReader.codeRowsResized(first, in: frame, besides: ["FVF7WX4ESFUF"], with: reader)
+        #expect(!spared.contains { $0.box.intersectionArea(row.box) > 0 }, "\(spared.map(\.text))")
+    }
+
+    @Test("a second reading is kept for a code not yet read, as long as the first or a character shorter")
+    func readsMore() {
+        // A stray I in the first reading: the second, a character shorter, is kept.
+        #expect(FrameReader.readsMore(["ZAD0Z9UT"], than: ["ZADOZ9IUT"]))
+        #expect(FrameReader.readsMore(["CND957759H"], than: ["CNDS87753H", "CND9677E9H"]))
+        // A last character the first reading lost.
+        #expect(FrameReader.readsMore(["ZL5Y4L9F"], than: ["ZL5Y4L9"]))
+        // Part of the print lost; or nothing new.
+        #expect(!FrameReader.readsMore(["CNDSE"], than: ["CNDS87753H"]))
+        #expect(!FrameReader.readsMore(["CND9677E9H"], than: ["CNDS87753H", "CND9677E9H"]))
+        #expect(!FrameReader.readsMore([], than: ["CNDS87753H"]))
+    }
+}
