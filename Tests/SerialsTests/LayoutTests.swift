@@ -64,7 +64,7 @@ struct LayoutTests {
         #expect(SerialExtractor.candidates(readings).map(\.value) == ["C02GN0Q27VYX"])
     }
 
-    @Test("a second reading of the value's print, lying over it, is the keyword's value too; the one holding the first reading whole comes first")
+    @Test("a second reading of the value's print, lying over it, is the keyword's value too; one holding the first reading whole first")
     func readTwoWays() {
         // Boxes as read off a Supermicro label under glare: "SN" over its value, which the first
         // reading read in part and the page read again stretched read whole.
