@@ -22,7 +22,7 @@ struct ResizedTests {
         #expect(misread < right)
     }
 
-    @Test("a second reading lies on the row's own box; a code a barcode carries is not read again")
+    @Test("a second reading lies on the row's own box; a code a barcode carries, or read with confidence, is not read again")
     func placedAndSpared() throws {
         let frame = try label()
         let reader = try TextReader()
@@ -39,6 +39,14 @@ struct ResizedTests {
         // Barcoded, the serial is exact and its print is not read again.
         let spared = FrameReader.codeRowsResized(first, in: frame, besides: ["FVF7WX4ESFUF"], with: reader)
         #expect(!spared.contains { $0.box.intersectionArea(row.box) > 0 }, "\(spared.map(\.text))")
+        // Read with confidence, it is not read again either.
+        #expect(row.words.contains { $0.text == "7WX4ESFUF" && $0.confidence < FrameReader.resizeBelow })
+        let confident = first.map { line in
+            var line = line
+            for i in line.words.indices { line.words[i].confidence = FrameReader.resizeBelow }
+            return line
+        }
+        #expect(FrameReader.codeRowsResized(confident, in: frame, besides: [], with: reader).isEmpty)
     }
 
     @Test("a second reading is kept for a code not yet read, as long as the first or a character shorter")
