@@ -40,12 +40,18 @@ public struct Frame: Sendable, Equatable {
 
     /// The same picture with rows packed tightly (`stride == width`).
     public func packed() -> Frame {
-        if stride == width { return self }
-        var out = [UInt8](repeating: 0, count: width * height)
-        for y in 0..<height {
-            out.replaceSubrange(y * width..<(y + 1) * width, with: bytes[y * stride..<(y * stride + width)])
+        stride == width ? self : cropped(to: Box(x: 0, y: 0, width: width, height: height))
+    }
+
+    /// The part of the picture inside `area` (which lies inside it: see `part`) as a picture of
+    /// its own, rows packed tightly.
+    public func cropped(to area: Box) -> Frame {
+        var out = [UInt8](repeating: 0, count: area.width * area.height)
+        for y in 0..<area.height {
+            let from = (area.y + y) * stride + area.x
+            out.replaceSubrange(y * area.width..<(y + 1) * area.width, with: bytes[from..<from + area.width])
         }
-        return Frame(width: width, height: height, bytes: out, timestamp: timestamp, index: index)
+        return Frame(width: area.width, height: area.height, bytes: out, timestamp: timestamp, index: index)
     }
 }
 

@@ -95,10 +95,10 @@ public final class FrameReader {
     /// line recognitions, so a code read with confidence is not read again either.
     static func codeRowsResized(_ lines: [TextLine], in page: Frame, besides barcodes: [String], with text: TextReader) -> [TextLine] {
         func codes(_ line: TextLine) -> [String] { line.words.map(\.text).filter(looksLikeCode) }
-        var rows: [[TextLine]] = []
         func doubtful(_ word: Word) -> Bool {
             looksLikeCode(word.text) && word.confidence < resizeBelow && !barcodes.contains { $0.contains(word.text) }
         }
+        var rows: [[TextLine]] = []
         for line in lines where line.words.contains(where: doubtful) {
             func sameRow(_ other: TextLine) -> Bool {
                 let down = min(line.box.maxY, other.box.maxY) - max(line.box.y, other.box.y)
@@ -513,18 +513,6 @@ public final class FrameReader {
     static let tallestWord = 2.5
     /// A word flatter than this fraction of a typical word is a speck or a rule, not print.
     static let flattestWord = 0.4
-}
-
-extension Frame {
-    /// The part of the frame inside `area` (which lies inside it) as a frame of its own.
-    func cropped(to area: Box) -> Frame {
-        var out = [UInt8](repeating: 0, count: area.width * area.height)
-        for y in 0..<area.height {
-            let from = (area.y + y) * stride + area.x
-            out.replaceSubrange(y * area.width..<(y + 1) * area.width, with: bytes[from..<from + area.width])
-        }
-        return Frame(width: area.width, height: area.height, bytes: out, timestamp: timestamp, index: index)
-    }
 }
 
 extension Box {

@@ -251,14 +251,14 @@ enum Tokens {
         return out
     }
 
-    /// A value that could be a serial on its own: 5 to 24 letters and digits (and dashes), with a
-    /// digit, and not a product code, IMEI, MAC address, date or Dell PPID.
     /// Whether `value` holds nothing but what a serial is printed with: ASCII letters, digits
     /// and hyphens.
     static func codeCharacters(_ value: String) -> Bool {
         value.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }
     }
 
+    /// A value that could be a serial on its own: 5 to 24 letters and digits (and dashes), with a
+    /// digit, and not a product code, IMEI, MAC address, date or Dell PPID.
     static func looksLikeSerial(_ value: String) -> Bool {
         value.count >= 5 && value.count <= 24 && codeCharacters(value)
             && value.contains(where: \.isNumber) && !NotSerial.check(value) && !value.hasPrefix("http")
