@@ -506,8 +506,9 @@ struct Pool {
         // well, and J is the likeliest of three, not the likely one. Where a
         // decisive vendor format fixes a position as a letter ("FOC"), its O stays. A value three
         // quarters digits whose letters are all ones OCR makes of digits (O, D, Q, I, L, S, B, Z,
-        // G) is offered as all digits instead ("OG355481": "06355481").
-        for item in ranked where item.candidate.evidence == .text && item.candidate.disagreesWith.isEmpty {
+        // G) is offered as all digits instead ("OG355481": "06355481"). A value the Express
+        // Service Code proves is what was printed: it has no second reading.
+        for item in ranked where item.candidate.evidence == .text && item.candidate.disagreesWith.isEmpty && !item.proven {
             for (n, reading) in Self.secondReadings(of: item.candidate.value, formats: formats).enumerated()
             where !ranked.contains(where: { $0.candidate.value == reading.value }) {
                 var variant = item
@@ -552,15 +553,14 @@ struct Pool {
         var readings: [(value: String, how: String, first: Bool)] = []
         // Only O made 0: the 0 is listed first, the O as read after it.
         if second != value { readings.append((second, how, changed == ["O"])) }
-        // An S beside a digit, after the first character (where a format leaves it open), may be
-        // a 5 OCR rounded ("C0279RNBS8VA"): offered last, with 5 for S, on the reading listed first.
+        // An S after the first character, where a format leaves the position open, may be a 5
+        // OCR rounded ("C0279RNBS8VA"): offered last, with 5 for S, on the reading listed first.
+        // Between letters too ("ZLSRNFV8" for ZL5RNFV8): on 2808 development labels, offering it
+        // only beside a digit lost five serials printed with a 5 there, for one row fewer in 40
+        // lists.
         let first = readings.first { $0.first }
         let base = Array(first?.value ?? value)
-        func besideDigit(_ index: Int) -> Bool {
-            (index > 0 && base[index - 1].isNumber) || (index + 1 < base.count && base[index + 1].isNumber)
-        }
-        let fives = String(
-            base.indices.map { index in index > 0 && base[index] == "S" && open(index) && besideDigit(index) ? "5" : base[index] })
+        let fives = String(base.indices.map { index in index > 0 && base[index] == "S" && open(index) ? "5" : base[index] })
         if !asDigits, fives != String(base) { readings.append((fives, (first.map { $0.how + ", " } ?? "") + "5 for S", false)) }
         return readings
     }

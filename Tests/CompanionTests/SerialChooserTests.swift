@@ -20,7 +20,9 @@ struct SerialChooserTests {
         let reads = ["S/N: PFOBSL8U", "S/N: PF0BSL8U", "S/N: PFOB5L8U", "S/N: PF0BSL8U", "S/N: PF0BSL8U"]
         var c = reading(reads.map { [printed($0, line: 1)] })
         _ = c.handle(.clock(.seconds(1)))
-        #expect(c.rows.map(\.value) == ["PF0BSL8U"])
+        // After it, the extractor's own second reading of the voted value: 5 for an S a format
+        // leaves open, as for any printed value.
+        #expect(c.rows.map(\.value) == ["PF0BSL8U", "PF0B5L8U"])
         // A line elsewhere on the label is its own line, never a vote in another's.
         var two = reading([
             [printed("S/N: PFOBSL8U", line: 1), printed("P/N: 5B20W86124", line: 2)],
@@ -28,7 +30,7 @@ struct SerialChooserTests {
             [printed("S/N: PF0BSL8U", line: 1), printed("P/N: 5B20W86I24", line: 2)],
         ])
         _ = two.handle(.clock(.seconds(1)))
-        #expect(two.rows.map(\.value) == ["PF0BSL8U"])
+        #expect(two.rows.map(\.value) == ["PF0BSL8U", "PF0B5L8U"])
         var settling = Settling(startedAt: .zero, voting: true)
         settling.add([printed("S/N: PF0BSL8U", line: 1), printed("P/N: 5B20W86124", line: 2)])
         settling.add([printed("S/N: PFOBSL8U", line: 1)])

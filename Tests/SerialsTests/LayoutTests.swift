@@ -259,7 +259,8 @@ struct LayoutTests {
             boxed("FYIQGSW", 2, 526, 226, 130, 20), boxed("SVC TAG:", 3, 105, 230, 119, 16), boxed("34723936400", 4, 527, 262, 173, 16),
             boxed("Express Service Code:", 5, 104, 265, 281, 22),
         ]
-        // (Read as FYIQGSW; the Express Service Code on the next row proves FY9QGSW.)
+        // (Read as FYIQGSW; the Express Service Code on the next row proves FY9QGSW, which then has
+        // no second reading: no 5 for its S.)
         #expect(SerialExtractor.candidates(readings).map(\.value) == ["FY9QGSW"])
     }
 
@@ -629,7 +630,7 @@ struct ConfusionTests {
         // Whatever OCR read for it: a G or a 6 from a blurred 0.
         #expect(SerialExtractor.candidates([text("S/N: SF44VCGB627241R", 1)]).map(\.value) == ["SF44VC0B627241R"])
         #expect(SerialExtractor.candidates([text("S/N: SN6TWM6J594475G", 1)]).map(\.value) == ["SN6TWM0J594475G"])
-        #expect(SerialExtractor.candidates([text("SN: FCW1691ASGO", 1)]).map(\.value) == ["FCW1691ASG0", "FCW1691ASGQ"])
+        #expect(SerialExtractor.candidates([text("SN: FCW1691ASGO", 1)]).map(\.value) == ["FCW1691ASG0", "FCW1691A5G0", "FCW1691ASGQ"])
         // Cisco's factory code keeps its O.
         #expect(SerialExtractor.candidates([text("SN: FDO4392J1Y7", 1)]).map(\.value) == ["FDO4392J1Y7"])
     }
@@ -709,7 +710,7 @@ struct ConfusionTests {
         #expect(apple.map(\.value) == ["G8WNJXL0KGYB", "G8WNJXLQKGYB"])
         // A barcode settles it; a value without an O has none.
         #expect(SerialExtractor.candidates([text("SN: SOFWGSOX685666S", 1), code("S0FWGS0X685666S")]).map(\.value) == ["S0FWGS0X685666S"])
-        #expect(SerialExtractor.candidates([text("S/N: FY9QGSW", 1)]).map(\.value) == ["FY9QGSW"])
+        #expect(SerialExtractor.candidates([text("S/N: FY9QGSW", 1)]).map(\.value) == ["FY9QGSW", "FY9QG5W"])
         #expect(Tokens.qReading("SOFWGSOX685666S", corrected: "SOFWGS0X685666S", formats: Grammar.known, barcodes: []) == "SQFWGS0X685666S")
         // Supermicro's plant letter is a letter as it stands; a value out of the named maker's format is left alone.
         #expect(SerialExtractor.candidates([text("S/N: OM78CB384154", 1)]).map(\.value) == ["OM78CB384154"])
@@ -723,7 +724,7 @@ struct ConfusionTests {
         #expect(unlabelled.last?.whereRead == ["printed line 4 (Q for O)"])
     }
 
-    @Test("an S beside a digit is offered as 5 too, after the value; not the first character, nor a prefix or letter a format fixes")
+    @Test("an S after the first character is offered as 5 too, after the value; not a prefix or letter a format fixes")
     func fiveForS() {
         let apple = SerialExtractor.candidates([text("S/N: C0279RNBS8VA", 1)])
         #expect(apple.map(\.value) == ["C0279RNBS8VA", "C0279RNB58VA"])
@@ -734,8 +735,11 @@ struct ConfusionTests {
                 "WD-WMC4N0ES3VVL", "WD-WMC4NOES3VVL", "WD-WMC4N0E53VVL", "WD-WMC4NQES3VVL",
             ])
         #expect(SerialExtractor.candidates([text("SN: WD-WMC4NOES3VVL", 1)])[2].whereRead == ["printed line 1 (0 for O, 5 for S)"])
-        // Between letters, or first: an S.
-        #expect(SerialExtractor.candidates([text("S/N: FY9QGSW", 1)]).map(\.value) == ["FY9QGSW"])
+        // Between letters too, every S after the first character at once, on the reading with 0 for O.
+        #expect(SerialExtractor.candidates([text("S/N: FY9QGSW", 1)]).map(\.value) == ["FY9QGSW", "FY9QG5W"])
+        #expect(SerialExtractor.candidates([text("Serial: ZLSRNFV8", 1)]).map(\.value) == ["ZLSRNFV8", "ZL5RNFV8"])
+        #expect(SerialExtractor.candidates([text("SN: DOSKSRT4", 1)]).map(\.value) == ["D0SKSRT4", "DOSKSRT4", "D05K5RT4"])
+        // First: an S.
         #expect(SerialExtractor.candidates([text("S/N: S4K7AB12", 1)]).map(\.value) == ["S4K7AB12"])
         // APC's factory code on an APC label, and Samsung's leading S, are the formats'.
         #expect(
