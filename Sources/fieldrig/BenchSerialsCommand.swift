@@ -12,7 +12,8 @@ enum BenchSerialsCommand: Command {
         Reads every NAME.png in DIR (default Devices/labels) that has a NAME.expected sidecar with
         a 'serial' line, and reports: how often the true serial is on the chooser's list, how often
         it is first, the mean list length, and how often a planted barcode/print disagreement
-        ('disagree' lines) was shown as one. Then the same per vendor style, layout and
+        ('disagree' lines) was shown as one, and on how many labels with none planted one was shown
+        all the same (a false alarm). Then the same per vendor style, layout and
         degradation where the sidecars name them ('style', 'layout', 'effect': the rendered corpus
         of Devices/serial-corpus/generate), and every miss, of two kinds: a reading miss (the
         serial is in neither a barcode nor a printed line, even allowing OCR confusions) and an
@@ -29,6 +30,9 @@ enum BenchSerialsCommand: Command {
         var extractionMisses = 0
         var planted = 0
         var shown = 0
+        /// Labels with no planted disagreement, and those on which one was shown all the same.
+        var unplantedLabels = 0
+        var unplanted = 0
 
         mutating func add(_ other: Tally) {
             labels += other.labels
@@ -39,6 +43,8 @@ enum BenchSerialsCommand: Command {
             extractionMisses += other.extractionMisses
             planted += other.planted
             shown += other.shown
+            unplantedLabels += other.unplantedLabels
+            unplanted += other.unplanted
         }
 
         func percent(_ n: Int) -> String { String(format: "%5.1f%%", Double(n) / Double(max(1, labels)) * 100) }
@@ -99,6 +105,13 @@ enum BenchSerialsCommand: Command {
                     misses.append("\(path): the disagreement \(disagreement.barcode) / \(disagreement.printed) was not shown")
                 }
             }
+            // A disagreement shown where none was planted: the print misread (or another field
+            // taken for the serial's) set against a barcode as if the two differed.
+            if label.sidecar.disagreements.isEmpty { tally.unplantedLabels = 1 }
+            if label.sidecar.disagreements.isEmpty, let shown = candidates.first(where: { !$0.disagreesWith.isEmpty }) {
+                tally.unplanted = 1
+                misses.append("\(path): a disagreement \(shown.value) / \(shown.disagreesWith[0]) was shown, none was planted")
+            }
             total.add(tally)
             if let style = label.sidecar.style { byStyle[style, default: Tally()].add(tally) }
             if let layout = label.sidecar.layout { byLayout[layout, default: Tally()].add(tally) }
@@ -110,6 +123,7 @@ enum BenchSerialsCommand: Command {
                 format: "%d labels: true serial on the list %.1f%%, first %.1f%%, mean list length %.2f", total.labels,
                 Double(total.onList) / n * 100, Double(total.first) / n * 100, Double(total.lengths) / n))
         emit(total.planted == 0 ? "no planted disagreements" : "planted disagreements shown as one: \(total.shown) of \(total.planted)")
+        emit("disagreements shown where none was planted: on \(total.unplanted) of \(total.unplantedLabels) labels")
         emit(
             "misses: \(total.readingMisses) reading (the serial was not read), \(total.extractionMisses) extraction (read, not listed: \(total.percent(total.extractionMisses).trimmingCharacters(in: .whitespaces)))"
         )

@@ -69,6 +69,21 @@ struct SerialCommandTests {
         #expect(run.status == 0)
         #expect(run.stdout.hasPrefix("26 labels: true serial on the list 100.0%, first 100.0%, mean list length 1.15\n"))
         #expect(run.stdout.contains("planted disagreements shown as one: 3 of 3"))
+        #expect(run.stdout.contains("disagreements shown where none was planted: on 0 of 23 labels"))
+    }
+
+    @Test("bench serials counts a disagreement shown on a label where none was planted, and names the label")
+    func benchUnplanted() throws {
+        let folder = NSTemporaryDirectory() + "fieldrig-unplanted-\(getpid())-\(UUID().uuidString.prefix(6))"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: "Devices/labels/disagree-swap.png", toPath: "\(folder)/swap.png")
+        // The same label, its sidecar not saying that barcode and print differ.
+        try "serial 9Q4TR63\n".write(toFile: "\(folder)/swap.expected", atomically: true, encoding: .utf8)
+        let run = try fieldrig("bench", "serials", folder)
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("no planted disagreements\ndisagreements shown where none was planted: on 1 of 1 labels"))
+        #expect(run.stdout.contains("\(folder)/swap.png: a disagreement 9Q4TR63 / 9Q4TR36 was shown, none was planted"))
     }
 }
 
