@@ -282,7 +282,7 @@ struct LayoutTests {
             ])
             .map(\.value) == ["WZ2934306903"])
         #expect(SerialExtractor.candidates([text("ZAQAMSKE", 1), text("JSXP4-654", 2)]).isEmpty)
-        // With no maker named, APC's factory code is not read into it; its S beside a digit is
+        // With no maker named, APC's factory code is not read into it; its S is
         // read again as 5, after it, as any print's is.
         #expect(
             SerialExtractor.candidates([text("RACK PDU 32A", 1), text("AS1659919994", 2)]).map(\.value) == ["AS1659919994", "A51659919994"])
