@@ -556,8 +556,8 @@ struct Pool {
         // An S after the first character, where a format leaves the position open, may be a 5
         // OCR rounded ("C0279RNBS8VA"): offered last, with 5 for S, on the reading listed first.
         // Between letters too ("ZLSRNFV8" for ZL5RNFV8): on 2808 development labels, offering it
-        // only beside a digit lost five serials printed with a 5 there, for one row fewer in 40
-        // lists.
+        // only beside a digit lost five serials printed with a 5 there; between letters too, it
+        // adds a row to one list in 40.
         let first = readings.first { $0.first }
         let base = Array(first?.value ?? value)
         let fives = String(base.indices.map { index in index > 0 && base[index] == "S" && open(index) ? "5" : base[index] })

@@ -107,10 +107,12 @@ enum BenchSerialsCommand: Command {
             }
             // A disagreement shown where none was planted: the print misread (or another field
             // taken for the serial's) set against a barcode as if the two differed.
-            if label.sidecar.disagreements.isEmpty { tally.unplantedLabels = 1 }
-            if label.sidecar.disagreements.isEmpty, let shown = candidates.first(where: { !$0.disagreesWith.isEmpty }) {
-                tally.unplanted = 1
-                misses.append("\(path): a disagreement \(shown.value) / \(shown.disagreesWith[0]) was shown, none was planted")
+            if label.sidecar.disagreements.isEmpty {
+                tally.unplantedLabels = 1
+                if let shown = candidates.first(where: { !$0.disagreesWith.isEmpty }) {
+                    tally.unplanted = 1
+                    misses.append("\(path): a disagreement \(shown.value) / \(shown.disagreesWith[0]) was shown, none was planted")
+                }
             }
             total.add(tally)
             if let style = label.sidecar.style { byStyle[style, default: Tally()].add(tally) }
