@@ -300,6 +300,10 @@ struct Pool {
         /// The printed value with Q for the O's OCR read (`Tokens.qReading`): it folds to the
         /// same key, so it is kept here and offered as a second reading.
         var qValue: String?
+        /// Other readings of the print that fold to the same key as `textValue`, read after it
+        /// (the page read again, a row at another size: "Q35Q10D" beside "Q35010D" read first),
+        /// or made of a reading another way (the other of two characters read twice taken out).
+        var otherTexts: [(value: String, place: String)] = []
         /// Whether the value joins a barcode's only where the two are the same (OCR folding
         /// aside): a second reading of print that is not evidence of agreeing any further.
         var exactOnly = false
@@ -325,6 +329,9 @@ struct Pool {
         if source == .barcode || source == .barcodeAlternative {
             entry.barcodeValue = entry.barcodeValue ?? value
         } else {
+            if let first = entry.textValue, first != value, !entry.otherTexts.contains(where: { $0.value == value }) {
+                entry.otherTexts.append((value, place))
+            }
             entry.textValue = entry.textValue ?? value
         }
         if !entry.places.contains(place) { entry.places.append(place) }
@@ -367,6 +374,10 @@ struct Pool {
     /// takes them for: O for 0, I for J.
     static let readAgain: [Character: Character] = ["O": "0", "I": "J"]
 
+    /// Where another reading of the print is ranked among a value's readings: after every second
+    /// reading made of the value itself.
+    static let readAnotherWay = 100
+
     /// The candidates, ranked; `formats`: the decisive vendor formats that apply to the label;
     /// `makersFormats`: the formats of the makers its print names.
     func result(expressServiceCodes: [String], formats: [Grammar] = [], makersFormats: [Grammar] = []) -> [SerialCandidate] {
@@ -385,6 +396,8 @@ struct Pool {
             var hint = false
             /// The value with Q for O, offered last where nothing disagrees with it.
             var qValue: String? = nil
+            /// Other readings of the print that differ from the value only by confusions.
+            var otherTexts: [(value: String, place: String)] = []
             /// Whether the label's Express Service Code proves it (the tag in base 36).
             var proven = false
         }
@@ -444,7 +457,7 @@ struct Pool {
             ranked.append(
                 Ranked(
                     candidate: SerialCandidate(value: value, whereRead: entry.places, evidence: evidence, disagreesWith: []), tier: tier,
-                    order: entry.order, labelled: labelled, qValue: entry.qValue, proven: confirmedByESC))
+                    order: entry.order, labelled: labelled, qValue: entry.qValue, otherTexts: entry.otherTexts, proven: confirmedByESC))
         }
         // Whether the maker's formats hold the value at `a` and not the one at `b`.
         func inOnly(_ a: Int, _ b: Int) -> Bool {
@@ -515,6 +528,19 @@ struct Pool {
                 variant.candidate.value = reading.value
                 variant.candidate.whereRead = item.candidate.whereRead.map { $0 + " (\(reading.how))" }
                 variant.variant = reading.first ? -1 : n + 1
+                ranked.append(variant)
+            }
+            // Where the print was read more than once and the readings differ only by OCR's
+            // confusions, they merge as one value and the first reading is the value; the others
+            // are offered after its second readings, in the order read: on 2808 development
+            // labels, six serials were read right only there ("Q35Q10D" read "Q35010D" first).
+            for (n, other) in item.otherTexts.enumerated() where !ranked.contains(where: { $0.candidate.value == other.value }) {
+                var variant = item
+                variant.candidate.value = other.value
+                // A value the extractor made of a reading already says how ("a character read
+                // twice taken out").
+                variant.candidate.whereRead = [other.place.hasSuffix(")") ? other.place : other.place + " (read another way)"]
+                variant.variant = Self.readAnotherWay + n
                 ranked.append(variant)
             }
             if let q = item.qValue, !ranked.contains(where: { $0.candidate.value == q }) {

@@ -566,9 +566,11 @@ struct ConfusionTests {
     @Test("a character read twice where the maker's format has no place for it: the value as read, then without it")
     func strayOnMakersLabel() {
         // Lenovo's format has eight characters; nine were read, an O beside a 0: the letter is
-        // taken out, the digit kept (after the value with 0 for O, and as read).
+        // taken out, the digit kept (after the value with 0 for O, and as read); the Q beside the
+        // 0 taken out instead is offered after that.
         let lenovo = SerialExtractor.candidates([text("Lenovo ThinkPad T14", 1), text("SN: PFWQO0Q8V", 2)])
-        #expect(lenovo.map(\.value) == ["PFWQ00Q8V", "PFWQO0Q8V", "PFWQ0Q8V"])
+        #expect(lenovo.map(\.value) == ["PFWQ00Q8V", "PFWQO0Q8V", "PFWQ0Q8V", "PFWQO08V"])
+        #expect(lenovo[2].whereRead == ["printed line 2 (a character read twice taken out)"])
         #expect(lenovo.last?.whereRead == ["printed line 2 (a character read twice taken out)"])
         // A Dell tag has seven; a P beside a P is one read twice.
         #expect(
@@ -714,7 +716,7 @@ struct ConfusionTests {
         #expect(Tokens.qReading("SOFWGSOX685666S", corrected: "SOFWGS0X685666S", formats: Grammar.known, barcodes: []) == "SQFWGS0X685666S")
         // Supermicro's plant letter is a letter as it stands; a value out of the named maker's format is left alone.
         #expect(SerialExtractor.candidates([text("S/N: OM78CB384154", 1)]).map(\.value) == ["OM78CB384154"])
-        #expect(SerialExtractor.candidates([text("Lenovo ThinkPad T14", 1), text("SN: PFWQO0Q8V", 2)]).map(\.value).count == 3)
+        #expect(SerialExtractor.candidates([text("Lenovo ThinkPad T14", 1), text("SN: PFWQO0Q8V", 2)]).map(\.value).count == 4)
         // With no keyword read, the values in the maker's format are offered the same way.
         let unlabelled = SerialExtractor.candidates([
             boxed("SAMSUNG PM9A3", 1, 218, 245, 279, 22), boxed("2023.05", 2, 450, 312, 139, 20), boxed("MFG Date:", 3, 213, 313, 176, 19),
@@ -741,6 +743,22 @@ struct ConfusionTests {
         #expect(SerialExtractor.candidates([text("SN: DOSKSRT4", 1)]).map(\.value) == ["D0SKSRT4", "DOSKSRT4", "D05K5RT4"])
         // First: an S.
         #expect(SerialExtractor.candidates([text("S/N: S4K7AB12", 1)]).map(\.value) == ["S4K7AB12"])
+    }
+
+    @Test("a print read twice, the readings apart only by confusions: the first is the value, the other offered after it")
+    func readAnotherWay() {
+        // The page read again (sharpened, or a row at another size) read a Q the first reading took for a 0.
+        let dell = SerialExtractor.candidates([text("S/N: Q35010D", 1), text("S/N: Q35Q10D", 2)])
+        #expect(dell.map(\.value) == ["Q35010D", "Q35Q10D"])
+        #expect(dell.last?.whereRead == ["printed line 2 (read another way)"])
+        // After the value's own second readings; a reading the same as the first adds nothing.
+        #expect(
+            SerialExtractor.candidates([text("SN: ZLSRNFV8", 1), text("SN: ZLSRNFV8", 2), text("SN: ZL5RNFVB", 3)]).map(\.value) == [
+                "ZLSRNFV8", "ZL5RNFV8", "ZL5RNFVB",
+            ])
+        // Backed by a barcode, the barcode's exact text is the value, and no other reading is offered.
+        #expect(
+            SerialExtractor.candidates([text("S/N: Q35010D", 1), text("S/N: Q35Q10D", 2), code("Q35Q10D")]).map(\.value) == ["Q35Q10D"])
         // APC's factory code on an APC label, and Samsung's leading S, are the formats'.
         #expect(
             SerialExtractor.candidates([text("APC Smart-UPS 1500", 1), text("Serial no. 3S7659828139", 2)]).map(\.value) == ["3S7659828139"]
