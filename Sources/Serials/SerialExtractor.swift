@@ -511,6 +511,16 @@ struct Pool {
             ranked[i].tier = -1
             ranked[i].hint = false
         }
+        // `item` offered again as `value`, read where `whereRead` says, unless it is listed already.
+        func offer(_ item: Ranked, as value: String, whereRead: [String], variant: Int, order: Int? = nil) {
+            guard !ranked.contains(where: { $0.candidate.value == value }) else { return }
+            var offered = item
+            offered.candidate.value = value
+            offered.candidate.whereRead = whereRead
+            offered.variant = variant
+            offered.order = order ?? item.order
+            ranked.append(offered)
+        }
         // OCR reads a printed 0 as O far more often than it misreads an O, and most serial
         // formats never use O (Apple, Cisco, Dell, the base-34 tails): a printed value no barcode
         // backs, with an O, is offered with 0 for O too ("ZLBTMJDO": "ZLBTMJD0"), before the value
@@ -522,34 +532,24 @@ struct Pool {
         // G) is offered as all digits instead ("OG355481": "06355481"). A value the Express
         // Service Code proves is what was printed: it has no second reading.
         for item in ranked where item.candidate.evidence == .text && item.candidate.disagreesWith.isEmpty && !item.proven {
-            for (n, reading) in Self.secondReadings(of: item.candidate.value, formats: formats).enumerated()
-            where !ranked.contains(where: { $0.candidate.value == reading.value }) {
-                var variant = item
-                variant.candidate.value = reading.value
-                variant.candidate.whereRead = item.candidate.whereRead.map { $0 + " (\(reading.how))" }
-                variant.variant = reading.first ? -1 : n + 1
-                ranked.append(variant)
+            for (n, reading) in Self.secondReadings(of: item.candidate.value, formats: formats).enumerated() {
+                offer(
+                    item, as: reading.value, whereRead: item.candidate.whereRead.map { $0 + " (\(reading.how))" },
+                    variant: reading.first ? -1 : n + 1)
             }
             // Where the print was read more than once and the readings differ only by OCR's
             // confusions, they merge as one value and the first reading is the value; the others
             // are offered after its second readings, in the order read: on 2808 development
             // labels, six serials were read right only there ("Q35Q10D" read "Q35010D" first).
-            for (n, other) in item.otherTexts.enumerated() where !ranked.contains(where: { $0.candidate.value == other.value }) {
-                var variant = item
-                variant.candidate.value = other.value
-                // A value the extractor made of a reading already says how ("a character read
-                // twice taken out").
-                variant.candidate.whereRead = [other.place.hasSuffix(")") ? other.place : other.place + " (read another way)"]
-                variant.variant = Self.readAnotherWay + n
-                ranked.append(variant)
+            // A value the extractor made of a reading already says how ("a character read twice
+            // taken out").
+            for (n, other) in item.otherTexts.enumerated() {
+                let whereRead = other.place.hasSuffix(")") ? other.place : other.place + " (read another way)"
+                offer(item, as: other.value, whereRead: [whereRead], variant: Self.readAnotherWay + n)
             }
-            if let q = item.qValue, !ranked.contains(where: { $0.candidate.value == q }) {
-                var variant = item
-                variant.candidate.value = q
-                variant.candidate.whereRead = item.candidate.whereRead.map { $0 + " (Q for O)" }
-                // After every other reading of its rank: the least likely of them.
-                variant.order = Int.max
-                ranked.append(variant)
+            // The value with Q for O after every other reading of its rank: the least likely of them.
+            if let q = item.qValue {
+                offer(item, as: q, whereRead: item.candidate.whereRead.map { $0 + " (Q for O)" }, variant: item.variant, order: Int.max)
             }
         }
         func place(_ item: Ranked) -> Int { item.hint ? 2 : item.candidate.evidence == .barcode ? 1 : 0 }
