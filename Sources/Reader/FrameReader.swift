@@ -52,10 +52,13 @@ public final class FrameReader {
             }
             // Print smeared sideways (the phone moved) is drawn back together along its rows.
             if Self.isSmearedSideways(first, in: page) { readAgain(page.sharpenedAlongRows(in: Self.printArea(first))) }
-            // Print washed pale (glare on the label, faint ink) has its contrast stretched locally.
-            if Self.isPale(first, in: page) { readAgain(page.contrastStretchedLocally()) }
+            // Print washed pale (glare on the label, faint ink) has its contrast stretched locally;
+            // so has a page where nothing was read at all.
+            if Self.isPale(first, in: page) || Self.readNothing(first, in: page) { readAgain(page.contrastStretchedLocally()) }
             // A code is read again smaller and larger, where no barcode carries it.
             read = Self.adding(Self.codeRowsResized(read, in: page, besides: symbols.map(\.value), with: text), to: read)
+            // Rows of print tesseract passed over, where none was read, are read as lines.
+            read = Self.adding(Self.unreadInk(read, in: page, with: text), to: read)
             lines = read.map { $0.movingBoxes(upright.originalBox) }
         }
         return Self.combine(symbols: symbols, lines: lines, skew: skew)
@@ -132,6 +135,101 @@ public final class FrameReader {
         return out
     }
 
+    /// Lines read in rows of `page`'s print that no line of `lines` covers: rows of ink tesseract
+    /// passed over, each read again as one line.
+    ///
+    /// Looking for text anywhere, tesseract can pass over a whole row of print and read the rows
+    /// above and below it: a serial in a thin grey monospaced face between two bold lines
+    /// ("DMPG9UPHFAMV" beside "(Serial Number)", which was read). Inside the print's area
+    /// (`printArea`, and two typical words' height more above and below, for a row passed over
+    /// above the first row read or under the last), with its contrast stretched locally, ink is
+    /// what lies darker than half way; ink under or beside a line already read is not counted,
+    /// nor are columns and rows dark across most of the area (a label's edge, the desk, a
+    /// rule). What is left is cut into rows (runs of pixel rows holding ink) and each row into
+    /// pieces where the ink breaks off for more than the row's height. A row half to twice as
+    /// high as the typical word, a piece at least twice as long as high, is read as one line; a
+    /// line is kept when it holds a word `isWorthKeeping`.
+    static func unreadInk(_ lines: [TextLine], in page: Frame, with text: TextReader) -> [TextLine] {
+        let printed = lines.filter { !printedWords([$0]).isEmpty }
+        guard let typical = typicalHeight(printedWords(printed)) else { return [] }
+        let print = printArea(printed)
+        guard let area = page.part(Box(x: print.x, y: print.y - 2 * typical, width: print.width, height: print.height + 4 * typical)) else {
+            return []
+        }
+        let stretched = page.cropped(to: area).contrastStretchedLocally()
+        let (width, height) = (area.width, area.height)
+        // Ink, in the area's own pixels, and where lines already read lie.
+        var dark = [Bool](repeating: false, count: width * height)
+        var darkInColumn = [Int](repeating: 0, count: width)
+        var darkInRow = [Int](repeating: 0, count: height)
+        for y in 0..<height {
+            for x in 0..<width where stretched[x, y] < 128 {
+                dark[y * width + x] = true
+                darkInColumn[x] += 1
+                darkInRow[y] += 1
+            }
+        }
+        var read = [Bool](repeating: false, count: width * height)
+        let pad = max(2, typical / 4)
+        for line in lines {
+            let grown = line.box.insetBy(pad)
+            let (x0, x1) = (max(0, grown.x - area.x), min(width, grown.maxX - area.x))
+            let (y0, y1) = (max(0, grown.y - area.y), min(height, grown.maxY - area.y))
+            guard x0 < x1, y0 < y1 else { continue }
+            for y in y0..<y1 { for x in x0..<x1 { read[y * width + x] = true } }
+        }
+        func unread(_ x: Int, _ y: Int) -> Bool {
+            dark[y * width + x] && !read[y * width + x] && darkInColumn[x] * 5 < height * 3 && darkInRow[y] * 5 < width * 3
+        }
+        let inked = (0..<height).map { y in (0..<width).filter { unread($0, y) }.count >= inkInARow }
+        var out: [TextLine] = []
+        var y = 0
+        while y < height {
+            guard inked[y] else {
+                y += 1
+                continue
+            }
+            let top = y
+            while y < height, inked[y] { y += 1 }
+            let rowHeight = y - top
+            guard rowHeight >= 6, rowHeight * 2 >= typical, rowHeight <= 2 * typical else { continue }
+            // The row's pieces: runs of columns holding ink, broken where it stops for longer than
+            // the row is high.
+            var pieces: [(left: Int, right: Int)] = []
+            for x in 0..<width where (top..<y).contains(where: { unread(x, $0) }) {
+                if let last = pieces.last, x - last.right < rowHeight {
+                    pieces[pieces.count - 1].right = x + 1
+                } else {
+                    pieces.append((x, x + 1))
+                }
+            }
+            for piece in pieces where piece.right - piece.left >= 2 * rowHeight {
+                let band = Box(
+                    x: area.x + piece.left - rowHeight, y: area.y + top - rowHeight / 2,
+                    width: piece.right - piece.left + 2 * rowHeight, height: 2 * rowHeight)
+                guard let crop = page.part(band) else { continue }
+                let whole = Box(x: 0, y: 0, width: crop.width, height: crop.height)
+                for line in text.read(page.cropped(to: crop), within: whole, as: .singleLine)
+                where line.words.contains(where: isWorthKeeping) {
+                    out.append(line.movingBoxes { Box(x: $0.x + crop.x, y: $0.y + crop.y, width: $0.width, height: $0.height) })
+                }
+            }
+        }
+        return out
+    }
+
+    /// Fewer pixels of ink than this on a pixel row say nothing (a speck, the end of a stroke).
+    static let inkInARow = 3
+
+    /// Whether `word`, read where no line was, is print: a code, or three letters or digits read
+    /// with more than `minimumConfidence`.
+    static func isWorthKeeping(_ word: Word) -> Bool {
+        looksLikeCode(word.text) || (word.confidence >= minimumConfidence && lettersAndDigits(word).count >= 3)
+    }
+
+    /// The letters and digits `word` was read as.
+    static func lettersAndDigits(_ word: Word) -> String { word.text.filter { $0.isLetter || $0.isNumber } }
+
     /// The sizes, against the page's, at which a row holding a code is read again.
     static let resizings = [0.75, 1.5]
     /// A code read with this confidence or more is not read again at other sizes: on the 2808
@@ -203,9 +301,22 @@ public final class FrameReader {
     /// page is not counted pale: stretching its contrast stretches the grain, and tesseract then
     /// reads the grain for seconds.
     static func isPale(_ lines: [TextLine], in page: Frame) -> Bool {
-        let words = printedWords(lines).filter { $0.text.filter { $0.isLetter || $0.isNumber }.count >= 3 }
-        guard let palest = words.compactMap({ page.levelSpread(in: $0.box) }).min() else { return false }
+        guard let palest = judgedWords(lines).compactMap({ page.levelSpread(in: $0.box) }).min() else { return false }
         return palest < paleBelow && page.grain < grainyAbove
+    }
+
+    /// Whether `lines`, tesseract's first reading of `page`, hold no word to judge its print by:
+    /// none of three letters or digits. Faint grey ink on a label lying on a dark desk falls on
+    /// the paper's side of tesseract's one threshold for the page (the desk is the dark), and
+    /// nothing is read at all where a person reads every line. Such a page is read again with
+    /// its contrast stretched, as pale print is; a grainy one is not, as with `isPale`.
+    static func readNothing(_ lines: [TextLine], in page: Frame) -> Bool {
+        judgedWords(lines).isEmpty && page.grain < grainyAbove
+    }
+
+    /// The words of `lines` the print is judged by: three letters or digits or more.
+    static func judgedWords(_ lines: [TextLine]) -> [Word] {
+        printedWords(lines).filter { lettersAndDigits($0).count >= 3 }
     }
 
     /// A word whose light and dark lie fewer levels apart than this is pale.
@@ -235,8 +346,9 @@ public final class FrameReader {
     /// decoded barcode (OCR of bars and QR modules), or beside one with little confidence (the
     /// ends of the bars of a tilted barcode); when tesseract itself gives it almost no confidence;
     /// or when it is far taller or flatter than the frame's typical word (the bars of a barcode
-    /// zbar could not decode, or a speck). A line left with no words is dropped, and the
-    /// remaining lines are numbered from 1, top to bottom.
+    /// zbar could not decode, or a speck), unless, taller, it is read with confidence
+    /// (`isSureOfTall`: print set larger than the rest). A line left with no words is dropped,
+    /// and the remaining lines are numbered from 1, top to bottom.
     /// `skew` is the frame's tilt in degrees; the bars of a tilted barcode reach past the band
     /// zbar decoded by up to its width times the tangent of the tilt.
     public static func combine(symbols: [BarcodeSymbol], lines: [TextLine], skew: Double = 0) -> [Reading] {
@@ -265,7 +377,7 @@ public final class FrameReader {
         for words in candidates {
             let kept = words.filter {
                 let height = uprightHeight($0.box, skew: skew)
-                return height <= typical * tallestWord && height >= typical * flattestWord
+                return (height <= typical * tallestWord || isSureOfTall($0)) && height >= typical * flattestWord
             }
             guard let box = Box.enclosing(kept.map(\.box)) else { continue }
             number += 1
@@ -273,6 +385,17 @@ public final class FrameReader {
                 Reading(value: kept.map(\.text).joined(separator: " "), source: .text(line: number), box: box, words: kept))
         }
         return readings
+    }
+
+    /// Whether `word`, taller than `tallestWord` typical words, is print all the same: three
+    /// letters or digits or more, not all of them upright strokes, read with `sureOfTall`
+    /// confidence. Tesseract reads the bars of a barcode zbar could not decode as strokes
+    /// ("IlIl", "1I|") or as odd letters it is unsure of; it reads a serial printed larger and
+    /// bolder than the rest of a label ("45952054" under "Serial no." in small type) with
+    /// confidence, and may box it taller still, taking in the space above.
+    static func isSureOfTall(_ word: Word) -> Bool {
+        let characters = lettersAndDigits(word)
+        return word.confidence >= sureOfTall && characters.count >= 3 && !characters.allSatisfy { "Il1i|!".contains($0) }
     }
 
     /// How tall the print in `box` stands on a frame tilted `skew` degrees: the box bounds the
@@ -511,6 +634,8 @@ public final class FrameReader {
     static let uncertainBesideBarcode = 40.0
     /// A word taller than this many typical words is the bars of a barcode, not print.
     static let tallestWord = 2.5
+    /// A word taller than that read with this confidence or more is kept (`isSureOfTall`).
+    static let sureOfTall = 90.0
     /// A word flatter than this fraction of a typical word is a speck or a rule, not print.
     static let flattestWord = 0.4
 }

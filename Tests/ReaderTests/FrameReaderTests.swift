@@ -120,6 +120,25 @@ struct JunkTests {
         #expect(readings[1].box == Box(x: 0, y: 0, width: 110, height: 20))
     }
 
+    @Test("a word far taller than the rest read with confidence is print (a serial printed large); read unsure, or all strokes, it is bars")
+    func tallButSure() {
+        let lines = [
+            TextLine(words: [word("KVM", 0, -60, h: 15), word("CONSOLE", 40, -60, h: 15)], box: Box(x: 0, y: -60, width: 110, height: 15)),
+            TextLine(
+                words: [word("MODEL", 0, -30, h: 15), word("TSE-6331", 60, -30, h: 15)], box: Box(x: 0, y: -30, width: 140, height: 15)),
+            TextLine(words: [word("Serial", 0, 0, h: 15), word("no", 70, 0, h: 15)], box: Box(x: 0, y: 0, width: 90, height: 15)),
+            TextLine(words: [word("45952054", 0, 20, h: 45, confidence: 95)], box: Box(x: 0, y: 20, width: 80, height: 45)),
+            TextLine(words: [word("LOT", 0, 80, h: 15), word("013361", 40, 80, h: 15)], box: Box(x: 0, y: 80, width: 100, height: 15)),
+            TextLine(words: [word("MNW4", 0, 120, h: 45, confidence: 60)], box: Box(x: 0, y: 120, width: 40, height: 45)),
+            TextLine(words: [word("IlI1", 0, 180, h: 45, confidence: 96)], box: Box(x: 0, y: 180, width: 40, height: 45)),
+            TextLine(words: [word("W4", 0, 240, h: 45, confidence: 96)], box: Box(x: 0, y: 240, width: 20, height: 45)),
+        ]
+        #expect(
+            FrameReader.combine(symbols: [], lines: lines).map(\.value) == [
+                "KVM CONSOLE", "MODEL TSE-6331", "Serial no", "45952054", "LOT 013361",
+            ])
+    }
+
     @Test("a code tesseract read with little confidence is kept; noise of the same confidence is not")
     func uncertainCode() {
         let lines = [

@@ -20,6 +20,20 @@ func glared(_ frame: Frame, x: Int, y: Int, strength: Double = 0.75, reach: Doub
     return Frame(width: frame.width, height: frame.height, bytes: out)
 }
 
+/// `frame` printed in faint grey ink on a label lying on a dark desk: its levels brought
+/// between `ink` (its black) and `paper` (its white), with `margin` pixels of `desk` around it.
+func onDarkDesk(_ frame: Frame, ink: Int = 158, paper: Int = 245, desk: UInt8 = 60, margin: Int = 120) -> Frame {
+    let width = frame.width + 2 * margin
+    let height = frame.height + 2 * margin
+    var out = [UInt8](repeating: desk, count: width * height)
+    for row in 0..<frame.height {
+        for column in 0..<frame.width {
+            out[(row + margin) * width + column + margin] = UInt8(ink + Int(frame[column, row]) * (paper - ink) / 255)
+        }
+    }
+    return Frame(width: width, height: height, bytes: out)
+}
+
 @Suite("Print washed pale")
 struct PaleTests {
     @Test("print is pale where a word's light and dark lie close together; black print is not, nor is a grainy page")
@@ -47,6 +61,22 @@ struct PaleTests {
                 box: Box(x: 10, y: 5, width: 50, height: 20))
         ]
         #expect(!FrameReader.isPale(short, in: faint))
+    }
+
+    @Test("faint ink on a label on a dark desk reads nothing at first; read again stretched, its serial is among the readings")
+    func nothingRead() throws {
+        let faint = onDarkDesk(try label("hp-elitebook"))
+        let first = try TextReader().read(faint)
+        #expect(FrameReader.judgedWords(first).isEmpty, "\(first.map(\.text))")
+        #expect(FrameReader.readNothing(first, in: faint) && !FrameReader.isPale(first, in: faint))
+        let lines = try FrameReader().read(faint).filter { !$0.source.isBarcode }.map(\.value)
+        #expect(lines.contains { $0.contains("5CG1234XYZ") }, "\(lines)")
+        // Black print read at first is not read again for nothing, nor is a grainy page.
+        let sharp = try label("hp-elitebook")
+        #expect(!FrameReader.readNothing(try TextReader().read(sharp), in: sharp))
+        var random = SeededRandom(seed: 11)
+        let grainy = Frame(width: 200, height: 40, bytes: (0..<8000).map { _ in UInt8(200 + Int.random(in: -20...20, using: &random)) })
+        #expect(!FrameReader.readNothing([], in: grainy))
     }
 
     @Test("a label under glare is read again with its contrast stretched: the serial read only then is among the readings")

@@ -1,0 +1,55 @@
+import Foundation
+import Imaging
+import Testing
+
+@testable import Reader
+
+@Suite("Rows of print passed over")
+struct UnreadInkTests {
+    /// The label fixture `name` as the text pass sees it: its decoded barcodes painted over.
+    func page(_ name: String) throws -> Frame {
+        let frame = try label(name)
+        let symbols = try BarcodeReader().read(frame)
+        return FrameReader.blanking(symbols.map(FrameReader.printedArea), in: frame)
+    }
+
+    @Test("a row of print no line covers is read as a line: the serial's row, passed over, is found again")
+    func rowPassedOver() throws {
+        let reader = try TextReader()
+        for (name, serial) in [("dell-latitude", "7XK2M93"), ("lenovo-thinkpad", "PF2ABCDE"), ("cisco-switch", "FOC2245X0AB")] {
+            let page = try page(name)
+            let lines = reader.read(page)
+            #expect(lines.contains { $0.text.contains(serial) }, "\(name): \(lines.map(\.text))")
+            // Every row read: nothing is passed over.
+            #expect(FrameReader.unreadInk(lines, in: page, with: reader).isEmpty, "\(name)")
+            // The serial's row taken out, as if tesseract had passed it over.
+            let passedOver = lines.filter { !$0.text.contains(serial) }
+            let found = FrameReader.unreadInk(passedOver, in: page, with: reader).map(\.text)
+            #expect(found.contains { $0.contains(serial) }, "\(name): \(found)")
+        }
+    }
+}
+
+@Suite("Faint labels read whole")
+struct FaintLabelTests {
+    func image(_ name: String) throws -> Frame { try ImageFile.load("\(root)/Devices/images/\(name).png").packed() }
+
+    @Test("a serial in thin grey type that tesseract passes over, between rows it reads, is among the readings")
+    func passedOver() throws {
+        // A development label of the rendered corpus: "DMPG9UPHFAMV" in a thin grey monospaced
+        // face beside "(Serial Number)" in bold; tesseract reads the bold rows and not the serial.
+        let frame = try image("apple-faint-row-passed-over")
+        let first = try TextReader().read(UprightFrame(frame).frame).map(\.text)
+        #expect(!first.contains { $0.contains("DMPG9UPHFAMV") }, "\(first)")
+        let lines = try FrameReader().read(frame).filter { !$0.source.isBarcode }.map(\.value)
+        #expect(lines.contains("DMPG9UPHFAMV"), "\(lines)")
+    }
+
+    @Test("a serial printed larger and bolder than the rest of its label is read, not dropped as a barcode's bars")
+    func largeSerial() throws {
+        // "45952054" in bold under "Serial no." in small grey type: tesseract reads it with
+        // confidence and boxes it three times as high as the label's typical word.
+        let lines = try FrameReader().read(try image("nameplate-large-serial")).filter { !$0.source.isBarcode }.map(\.value)
+        #expect(lines.contains("45952054"), "\(lines)")
+    }
+}
