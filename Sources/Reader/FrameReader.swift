@@ -181,7 +181,7 @@ public final class FrameReader {
         func unread(_ x: Int, _ y: Int) -> Bool {
             dark[y * width + x] && !read[y * width + x] && darkInColumn[x] * 5 < height * 3 && darkInRow[y] * 5 < width * 3
         }
-        let inked = (0..<height).map { y in (0..<width).filter { unread($0, y) }.count >= inkInARow }
+        let inked = (0..<height).map { y in (0..<width).count { unread($0, y) } >= inkInARow }
         var out: [TextLine] = []
         var y = 0
         while y < height {
@@ -614,7 +614,7 @@ public final class FrameReader {
 
     /// Letters and digits in confident words: how much of the print a reading got.
     static func characters(_ lines: [TextLine]) -> Int {
-        lines.flatMap(\.words).filter { $0.confidence >= 50 }.reduce(0) { $0 + $1.text.filter { $0.isLetter || $0.isNumber }.count }
+        lines.flatMap(\.words).filter { $0.confidence >= 50 }.reduce(0) { $0 + lettersAndDigits($1).count }
     }
 
     /// Below this tesseract confidence (0-100) a word is noise, not print, unless it looks like a code.
