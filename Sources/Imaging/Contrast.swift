@@ -11,69 +11,136 @@ extension Frame {
         let packed = packed()
         guard width > 0, height > 0, size > 1 else { return packed }
         let radius = size / 2
-        let levels = packed.bytes.map(Int.init)
-        let darkest = Self.boxMean(Self.extreme(levels, width, height, radius, min), width, height, radius)
-        let lightest = Self.boxMean(Self.extreme(levels, width, height, radius, max), width, height, radius)
+        let levels = packed.bytes
+        let darkest = Self.boxMean(Self.extreme(levels, width, height, radius, darkest: true), width, height, radius)
+        let lightest = Self.boxMean(Self.extreme(levels, width, height, radius, darkest: false), width, height, radius)
         var out = [UInt8](repeating: 255, count: levels.count)
-        for i in levels.indices {
-            let range = lightest[i] - darkest[i]
-            guard range >= flatter else { continue }
-            out[i] = UInt8(max(0, min(255, (levels[i] - darkest[i]) * 255 / range)))
+        out.withUnsafeMutableBufferPointer { out in
+            levels.withUnsafeBufferPointer { levels in
+                for i in 0..<levels.count {
+                    let (dark, range) = (Int(darkest[i]), Int(lightest[i]) - Int(darkest[i]))
+                    guard range >= flatter else { continue }
+                    out[i] = UInt8(max(0, min(255, (Int(levels[i]) - dark) * 255 / range)))
+                }
+            }
         }
         return Frame(width: width, height: height, bytes: out, timestamp: timestamp, index: index)
     }
 
-    /// The extreme (by `pick`) of `levels` within `radius` of each pixel, rows then columns.
-    static func extreme(_ levels: [Int], _ width: Int, _ height: Int, _ radius: Int, _ pick: (Int, Int) -> Int) -> [Int] {
-        let across = Self.slide(levels, count: height, length: width, step: 1, line: width, radius, pick)
-        return Self.slide(across, count: width, length: height, step: width, line: 1, radius, pick)
+    /// The darkest (or lightest) of `levels` within `radius` of each pixel: a square, cut at the
+    /// frame's edges, taken along rows and then down columns.
+    ///
+    /// Along a line, the line is cut into blocks one window long; within each block the running
+    /// extreme is kept from the block's start forwards and from its end backwards, and a window,
+    /// which spans at most two blocks, is the extreme of the backward run where it starts and the
+    /// forward run where it ends: three comparisons a pixel, whatever the radius. Down columns
+    /// the same is done a whole row at a time, so memory is read in order.
+    static func extreme(_ levels: [UInt8], _ width: Int, _ height: Int, _ radius: Int, darkest: Bool) -> [UInt8] {
+        darkest
+            ? extreme(levels, width, height, radius) { Swift.min($0, $1) } : extreme(levels, width, height, radius) { Swift.max($0, $1) }
     }
 
-    /// The extreme within `radius` along each of `count` lines of `length` pixels, pixels
-    /// `step` apart, lines `line` apart: a window moved along with a queue of the candidates.
-    static func slide(_ levels: [Int], count: Int, length: Int, step: Int, line: Int, _ radius: Int, _ pick: (Int, Int) -> Int) -> [Int] {
-        var out = levels
-        var queue = [Int](repeating: 0, count: length)
-        for l in 0..<count {
-            let start = l * line
-            var (head, tail) = (0, 0)
-            var next = 0
-            for i in 0..<length {
-                // Bring in every pixel up to `radius` ahead, dropping those it beats.
-                while next < length, next <= i + radius {
-                    let v = levels[start + next * step]
-                    while tail > head, pick(levels[start + queue[tail - 1] * step], v) == v { tail -= 1 }
-                    queue[tail] = next
-                    tail += 1
-                    next += 1
+    @inline(__always)
+    private static func extreme(_ levels: [UInt8], _ width: Int, _ height: Int, _ radius: Int, _ pick: (UInt8, UInt8) -> UInt8) -> [UInt8] {
+        let block = 2 * radius + 1
+        // Which runs hold the window round each pixel of a row: both, the forward one alone (the
+        // window starts where a block does) or the backward one alone (it ends the row's last block).
+        let spans = (0..<width).map { x in
+            let (a, b) = (Swift.max(0, x - radius), Swift.min(width - 1, x + radius))
+            return (a: a, b: b, both: a / block != b / block, forwardOnly: a % block == 0)
+        }
+        var across = [UInt8](repeating: 0, count: levels.count)
+        var forward = [UInt8](repeating: 0, count: Swift.max(width, height) * width)
+        var backward = forward
+        levels.withUnsafeBufferPointer { levels in
+            across.withUnsafeMutableBufferPointer { across in
+                forward.withUnsafeMutableBufferPointer { forward in
+                    backward.withUnsafeMutableBufferPointer { backward in
+                        for y in 0..<height {
+                            let row = y * width
+                            for start in Swift.stride(from: 0, to: width, by: block) {
+                                let end = Swift.min(width, start + block)
+                                forward[start] = levels[row + start]
+                                for x in (start + 1)..<end { forward[x] = pick(forward[x - 1], levels[row + x]) }
+                                backward[end - 1] = levels[row + end - 1]
+                                for x in (start..<(end - 1)).reversed() { backward[x] = pick(backward[x + 1], levels[row + x]) }
+                            }
+                            for x in 0..<width {
+                                let span = spans[x]
+                                across[row + x] =
+                                    span.both
+                                    ? pick(backward[span.a], forward[span.b]) : span.forwardOnly ? forward[span.b] : backward[span.a]
+                            }
+                        }
+                    }
                 }
-                while queue[head] < i - radius { head += 1 }
-                out[start + i * step] = levels[start + queue[head] * step]
+            }
+        }
+        var out = [UInt8](repeating: 0, count: levels.count)
+        across.withUnsafeBufferPointer { across in
+            out.withUnsafeMutableBufferPointer { out in
+                forward.withUnsafeMutableBufferPointer { forward in
+                    backward.withUnsafeMutableBufferPointer { backward in
+                        for y in 0..<height {
+                            let row = y * width
+                            if y % block == 0 {
+                                for x in 0..<width { forward[row + x] = across[row + x] }
+                            } else {
+                                for x in 0..<width { forward[row + x] = pick(forward[row - width + x], across[row + x]) }
+                            }
+                        }
+                        for y in (0..<height).reversed() {
+                            let row = y * width
+                            if y % block == block - 1 || y == height - 1 {
+                                for x in 0..<width { backward[row + x] = across[row + x] }
+                            } else {
+                                for x in 0..<width { backward[row + x] = pick(backward[row + width + x], across[row + x]) }
+                            }
+                        }
+                        for y in 0..<height {
+                            let (top, bottom) = (Swift.max(0, y - radius), Swift.min(height - 1, y + radius))
+                            let (a, b, row) = (top * width, bottom * width, y * width)
+                            if top / block != bottom / block {
+                                for x in 0..<width { out[row + x] = pick(backward[a + x], forward[b + x]) }
+                            } else if top % block == 0 {
+                                for x in 0..<width { out[row + x] = forward[b + x] }
+                            } else {
+                                for x in 0..<width { out[row + x] = backward[a + x] }
+                            }
+                        }
+                    }
+                }
             }
         }
         return out
     }
 
     /// The mean of `levels` within `radius` of each pixel (a square cut at the frame's edges).
-    static func boxMean(_ levels: [Int], _ width: Int, _ height: Int, _ radius: Int) -> [Int] {
+    static func boxMean(_ levels: [UInt8], _ width: Int, _ height: Int, _ radius: Int) -> [UInt8] {
         // Summed-area table, one row and column of zeros ahead.
-        var sums = [Int](repeating: 0, count: (width + 1) * (height + 1))
-        for y in 0..<height {
-            var row = 0
-            for x in 0..<width {
-                row += levels[y * width + x]
-                sums[(y + 1) * (width + 1) + x + 1] = sums[y * (width + 1) + x + 1] + row
+        let line = width + 1
+        var sums = [Int](repeating: 0, count: line * (height + 1))
+        var out = [UInt8](repeating: 0, count: levels.count)
+        sums.withUnsafeMutableBufferPointer { sums in
+            levels.withUnsafeBufferPointer { levels in
+                for y in 0..<height {
+                    var row = 0
+                    for x in 0..<width {
+                        row += Int(levels[y * width + x])
+                        sums[(y + 1) * line + x + 1] = sums[y * line + x + 1] + row
+                    }
+                }
             }
-        }
-        var out = levels
-        for y in 0..<height {
-            let (top, bottom) = (max(0, y - radius), min(height, y + radius + 1))
-            for x in 0..<width {
-                let (left, right) = (max(0, x - radius), min(width, x + radius + 1))
-                let total =
-                    sums[bottom * (width + 1) + right] - sums[top * (width + 1) + right] - sums[bottom * (width + 1) + left]
-                    + sums[top * (width + 1) + left]
-                out[y * width + x] = total / ((bottom - top) * (right - left))
+            out.withUnsafeMutableBufferPointer { out in
+                for y in 0..<height {
+                    let (top, bottom) = (Swift.max(0, y - radius), Swift.min(height, y + radius + 1))
+                    for x in 0..<width {
+                        let (left, right) = (Swift.max(0, x - radius), Swift.min(width, x + radius + 1))
+                        let total =
+                            sums[bottom * line + right] - sums[top * line + right] - sums[bottom * line + left] + sums[top * line + left]
+                        out[y * width + x] = UInt8(total / ((bottom - top) * (right - left)))
+                    }
+                }
             }
         }
         return out

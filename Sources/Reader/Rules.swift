@@ -37,9 +37,10 @@ enum Rules {
                         let (along, across) = horizontal ? (w, h) : (h, w)
                         let (alongStride, acrossStride) = horizontal ? (1, w) : (w, 1)
                         for n in 0..<(w * h) { paper[n] = 0 }
-                        for j in reach..<(across - reach) {
-                            for i in 0..<along {
-                                let n = j * acrossStride + i * alongStride
+                        // Row after row, in memory's order, whichever way the rules run.
+                        let (rows, columns) = horizontal ? (reach..<(h - reach), 0..<w) : (0..<h, reach..<(w - reach))
+                        for y in rows {
+                            for n in (y * w + columns.lowerBound)..<(y * w + columns.upperBound) {
                                 let a = p[n - step]
                                 let b = p[n + step]
                                 if Int(min(a, b)) - Int(p[n]) >= contrast { paper[n] = max(a, b) }

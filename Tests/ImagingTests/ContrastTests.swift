@@ -45,6 +45,35 @@ struct ContrastTests {
         #expect(padded.contrastStretchedLocally() == frame.contrastStretchedLocally())
     }
 
+    /// The darkest or lightest level, and the mean, within `radius` of each pixel, taken the
+    /// slow way: every pixel of the square, cut at the frame's edges.
+    func aroundEachPixel(_ levels: [UInt8], _ width: Int, _ height: Int, _ radius: Int, _ reduce: ([Int]) -> Int) -> [UInt8] {
+        var out: [UInt8] = []
+        for y in 0..<height {
+            for x in 0..<width {
+                var square: [Int] = []
+                for v in max(0, y - radius)...min(height - 1, y + radius) {
+                    for u in max(0, x - radius)...min(width - 1, x + radius) { square.append(Int(levels[v * width + u])) }
+                }
+                out.append(UInt8(reduce(square)))
+            }
+        }
+        return out
+    }
+
+    @Test(
+        "the darkest, lightest and mean levels around each pixel are those of its square, cut at the frame's edges",
+        arguments: [(7, 5, 1), (23, 17, 3), (9, 30, 4), (1, 12, 2), (12, 1, 2), (5, 4, 20), (31, 29, 7)])
+    func aroundEachPixel(width: Int, height: Int, radius: Int) {
+        var random = SeededRandom(seed: UInt64(width * 100 + height))
+        let levels = (0..<width * height).map { _ in UInt8(Int.random(in: 0...255, using: &random)) }
+        let mean: ([Int]) -> Int = { $0.reduce(0, +) / $0.count }
+        #expect(Frame.extreme(levels, width, height, radius, darkest: true) == aroundEachPixel(levels, width, height, radius) { $0.min()! })
+        #expect(
+            Frame.extreme(levels, width, height, radius, darkest: false) == aroundEachPixel(levels, width, height, radius) { $0.max()! })
+        #expect(Frame.boxMean(levels, width, height, radius) == aroundEachPixel(levels, width, height, radius, mean))
+    }
+
     @Test("the spread of levels in a box leaves out the lightest and darkest few pixels; grain is the share of small changes")
     func measures() {
         let frame = strokes(pale: 195, dark: 40)
