@@ -554,7 +554,21 @@ struct Pool {
         }
         func place(_ item: Ranked) -> Int { item.hint ? 2 : item.candidate.evidence == .barcode ? 1 : 0 }
         ranked.sort { ($0.tier, place($0), $0.order, $0.variant) < ($1.tier, place($1), $1.order, $1.variant) }
-        return ranked.map(\.candidate)
+        // One row a value: two printed lines can come to the same value (each with the barcode's
+        // character where a confusion explains the difference: "XJS065198661" and "XISO65198661"
+        // beside XJ9065198661), and it is listed once, where it ranks first, with every place it
+        // was read and each value it disagrees with once.
+        var listed: [SerialCandidate] = []
+        for item in ranked {
+            let candidate = item.candidate
+            if !listed.contains(where: { $0.value == candidate.value }) {
+                listed.append(SerialCandidate(value: candidate.value, whereRead: [], evidence: candidate.evidence, disagreesWith: []))
+            }
+            let k = listed.firstIndex { $0.value == candidate.value }!
+            for whereRead in candidate.whereRead where !listed[k].whereRead.contains(whereRead) { listed[k].whereRead.append(whereRead) }
+            for other in candidate.disagreesWith where !listed[k].disagreesWith.contains(other) { listed[k].disagreesWith.append(other) }
+        }
+        return listed
     }
 
     /// The second readings of a printed value no barcode backs, in the order they are offered,

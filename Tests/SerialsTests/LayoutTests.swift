@@ -611,6 +611,33 @@ struct ConfusionTests {
         #expect(SerialExtractor.candidates([text("S/N: G30508977684", 1), code("GJ0508977684")]).map(\.value) == ["GJ0508977684"])
     }
 
+    @Test("S read for 9, print smeared sideways, is a confusion too; beside a real difference the print's S is the barcode's 9")
+    func sForNine() {
+        #expect(Tokens.readAs("DMPTFMESUHRL", "DMPTFME9UHRL"))
+        let agreeing = SerialExtractor.candidates([text("S/N: DMPTFMESUHRL", 1), code("DMPTFME9UHRL")])
+        #expect(agreeing.map(\.value) == ["DMPTFME9UHRL"])
+        #expect(agreeing.first?.evidence == .agree)
+        let disagreeing = SerialExtractor.candidates([text("Serial No.: FVFNDXHECMS7", 1), code("FVFNDXLECM97")])
+        #expect(Set(disagreeing.map(\.value)) == ["FVFNDXHECM97", "FVFNDXLECM97"])
+        #expect(disagreeing.allSatisfy { $0.disagreesWith.count == 1 })
+        // Not a difference of one digit for another: 5 and 9 still disagree.
+        #expect(!Tokens.readAs("ZA5FMH6Y", "ZA9FMH6Y"))
+    }
+
+    @Test("two printed lines that come to one value beside a barcode are one row, read in both places")
+    func oneRowAValue() {
+        // The second line's I and O are the barcode's J and 0: both lines are XJ5065198661,
+        // which disagrees with the barcode by a 5 for its 9.
+        let candidates = SerialExtractor.candidates([
+            text("SERIAL: XJ5065198661", 1), text("SERIAL: XI5O65198661", 2), code("XJ9065198661"),
+        ])
+        #expect(candidates.map(\.value).sorted() == ["XJ5065198661", "XJ9065198661"])
+        let printed = candidates.first { $0.value == "XJ5065198661" }
+        #expect(printed?.whereRead == ["printed line 1", "printed line 2"])
+        #expect(printed?.disagreesWith == ["XJ9065198661"])
+        #expect(candidates.first { $0.value == "XJ9065198661" }?.disagreesWith == ["XJ5065198661"])
+    }
+
     @Test("Lenovo's 1S in a QR code: the last 8 characters after the 10 of the machine type and model")
     func lenovoQR() {
         #expect(SerialExtractor.candidates([code("1S39F9W5DKKYPFLW8D5M", "QR-Code")]).map(\.value) == ["PFLW8D5M"])
