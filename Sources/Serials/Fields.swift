@@ -414,7 +414,7 @@ enum Tokens {
     /// (each letter and the digit it folds to) and the look-alikes folding cannot hold, because
     /// they are pairwise, not transitive (S is read for 5 and for 8, but 5 is not read for 8).
     /// S for 9 is print smeared sideways: on the development labels, a 9 read as S was behind
-    /// a fifth of the disagreements shown where none was planted, most on motion-blurred labels.
+    /// four of 33 disagreements shown where none was planted (three on motion-blurred labels).
     static let confusedPairs: Set<String> = Set(OCRConfusion.pairs.map { String([$0.letter, $0.digit]) }).union([
         "S8", "S9", "OD", "OQ", "Q9", "IL", "J1", "IJ", "A4", "T7", "B3", "E3", "J3", "EF",
     ])
