@@ -34,7 +34,7 @@ extension Frame {
     /// extreme is kept from the block's start forwards and from its end backwards, and a window,
     /// which spans at most two blocks, is the extreme of the backward run where it starts and the
     /// forward run where it ends: three comparisons a pixel, whatever the radius. Down columns
-    /// the same is done a whole row at a time, so memory is read in order.
+    /// the same is done a whole row at a time (`slide`'s lanes), so memory is read in order.
     static func extreme(_ levels: [UInt8], _ width: Int, _ height: Int, _ radius: Int, darkest: Bool) -> [UInt8] {
         darkest
             ? extreme(levels, width, height, radius) { Swift.min($0, $1) } : extreme(levels, width, height, radius) { Swift.max($0, $1) }
@@ -43,76 +43,79 @@ extension Frame {
     @inline(__always)
     private static func extreme(_ levels: [UInt8], _ width: Int, _ height: Int, _ radius: Int, _ pick: (UInt8, UInt8) -> UInt8) -> [UInt8] {
         let block = 2 * radius + 1
-        // Which runs hold the window round each pixel of a row: both, the forward one alone (the
-        // window starts where a block does) or the backward one alone (it ends the row's last block).
-        let spans = (0..<width).map { x in
-            let (a, b) = (Swift.max(0, x - radius), Swift.min(width - 1, x + radius))
-            return (a: a, b: b, both: a / block != b / block, forwardOnly: a % block == 0)
+        // Which runs hold the window round each position of a line: both, the forward one alone
+        // (the window starts where a block does) or the backward one alone (it ends the line's
+        // last block).
+        func windows(_ length: Int) -> [Window] {
+            (0..<length).map { p in
+                let (a, b) = (Swift.max(0, p - radius), Swift.min(length - 1, p + radius))
+                return Window(start: a, end: b, both: a / block != b / block, forwardOnly: a % block == 0)
+            }
         }
+        let (alongRows, downColumns) = (windows(width), windows(height))
         var across = [UInt8](repeating: 0, count: levels.count)
-        var forward = [UInt8](repeating: 0, count: Swift.max(width, height) * width)
+        var out = [UInt8](repeating: 0, count: levels.count)
+        var forward = [UInt8](repeating: 0, count: levels.count)
         var backward = forward
         levels.withUnsafeBufferPointer { levels in
             across.withUnsafeMutableBufferPointer { across in
-                forward.withUnsafeMutableBufferPointer { forward in
-                    backward.withUnsafeMutableBufferPointer { backward in
-                        for y in 0..<height {
-                            let row = y * width
-                            for start in Swift.stride(from: 0, to: width, by: block) {
-                                let end = Swift.min(width, start + block)
-                                forward[start] = levels[row + start]
-                                for x in (start + 1)..<end { forward[x] = pick(forward[x - 1], levels[row + x]) }
-                                backward[end - 1] = levels[row + end - 1]
-                                for x in (start..<(end - 1)).reversed() { backward[x] = pick(backward[x + 1], levels[row + x]) }
+                out.withUnsafeMutableBufferPointer { out in
+                    forward.withUnsafeMutableBufferPointer { forward in
+                        backward.withUnsafeMutableBufferPointer { backward in
+                            for y in 0..<height {
+                                slide(levels, into: across, forward, backward, base: y * width, step: 1, lanes: 1, alongRows, block, pick)
                             }
-                            for x in 0..<width {
-                                let span = spans[x]
-                                across[row + x] =
-                                    span.both
-                                    ? pick(backward[span.a], forward[span.b]) : span.forwardOnly ? forward[span.b] : backward[span.a]
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        var out = [UInt8](repeating: 0, count: levels.count)
-        across.withUnsafeBufferPointer { across in
-            out.withUnsafeMutableBufferPointer { out in
-                forward.withUnsafeMutableBufferPointer { forward in
-                    backward.withUnsafeMutableBufferPointer { backward in
-                        for y in 0..<height {
-                            let row = y * width
-                            if y % block == 0 {
-                                for x in 0..<width { forward[row + x] = across[row + x] }
-                            } else {
-                                for x in 0..<width { forward[row + x] = pick(forward[row - width + x], across[row + x]) }
-                            }
-                        }
-                        for y in (0..<height).reversed() {
-                            let row = y * width
-                            if y % block == block - 1 || y == height - 1 {
-                                for x in 0..<width { backward[row + x] = across[row + x] }
-                            } else {
-                                for x in 0..<width { backward[row + x] = pick(backward[row + width + x], across[row + x]) }
-                            }
-                        }
-                        for y in 0..<height {
-                            let (top, bottom) = (Swift.max(0, y - radius), Swift.min(height - 1, y + radius))
-                            let (a, b, row) = (top * width, bottom * width, y * width)
-                            if top / block != bottom / block {
-                                for x in 0..<width { out[row + x] = pick(backward[a + x], forward[b + x]) }
-                            } else if top % block == 0 {
-                                for x in 0..<width { out[row + x] = forward[b + x] }
-                            } else {
-                                for x in 0..<width { out[row + x] = backward[a + x] }
-                            }
+                            slide(
+                                UnsafeBufferPointer(across), into: out, forward, backward, base: 0, step: width, lanes: width, downColumns,
+                                block, pick)
                         }
                     }
                 }
             }
         }
         return out
+    }
+
+    /// Where a window lies along a line, and which runs hold it.
+    struct Window {
+        var start: Int
+        var end: Int
+        var both: Bool
+        var forwardOnly: Bool
+    }
+
+    /// The extreme by `pick` of `input` within each of `windows` along a line: positions `step`
+    /// apart from `base`, `lanes` lines side by side at each (one, along a row; a whole row of
+    /// columns, down the frame). `forward` and `backward` hold the runs, from position 0.
+    @inline(__always)
+    private static func slide(
+        _ input: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableBufferPointer<UInt8>, _ forward: UnsafeMutableBufferPointer<UInt8>,
+        _ backward: UnsafeMutableBufferPointer<UInt8>, base: Int, step: Int, lanes: Int, _ windows: [Window], _ block: Int,
+        _ pick: (UInt8, UInt8) -> UInt8
+    ) {
+        let length = windows.count
+        for start in Swift.stride(from: 0, to: length, by: block) {
+            let end = Swift.min(length, start + block)
+            for l in 0..<lanes { forward[start * step + l] = input[base + start * step + l] }
+            for p in (start + 1)..<end {
+                for l in 0..<lanes { forward[p * step + l] = pick(forward[(p - 1) * step + l], input[base + p * step + l]) }
+            }
+            for l in 0..<lanes { backward[(end - 1) * step + l] = input[base + (end - 1) * step + l] }
+            for p in (start..<(end - 1)).reversed() {
+                for l in 0..<lanes { backward[p * step + l] = pick(backward[(p + 1) * step + l], input[base + p * step + l]) }
+            }
+        }
+        for p in 0..<length {
+            let window = windows[p]
+            let (at, a, b) = (base + p * step, window.start * step, window.end * step)
+            if window.both {
+                for l in 0..<lanes { out[at + l] = pick(backward[a + l], forward[b + l]) }
+            } else if window.forwardOnly {
+                for l in 0..<lanes { out[at + l] = forward[b + l] }
+            } else {
+                for l in 0..<lanes { out[at + l] = backward[a + l] }
+            }
+        }
     }
 
     /// The mean of `levels` within `radius` of each pixel (a square cut at the frame's edges).
