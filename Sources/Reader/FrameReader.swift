@@ -207,12 +207,7 @@ public final class FrameReader {
                 let band = Box(
                     x: area.x + piece.left - rowHeight, y: area.y + top - rowHeight / 2,
                     width: piece.right - piece.left + 2 * rowHeight, height: 2 * rowHeight)
-                guard let crop = page.part(band) else { continue }
-                let whole = Box(x: 0, y: 0, width: crop.width, height: crop.height)
-                for line in text.read(page.cropped(to: crop), within: whole, as: .singleLine)
-                where line.words.contains(where: isWorthKeeping) {
-                    out.append(line.movingBoxes { Box(x: $0.x + crop.x, y: $0.y + crop.y, width: $0.width, height: $0.height) })
-                }
+                out += text.read(page, within: band, as: .singleLine).filter { $0.words.contains(where: isWorthKeeping) }
             }
         }
         return out

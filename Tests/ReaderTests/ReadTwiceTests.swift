@@ -58,7 +58,7 @@ struct ReadTwiceTests {
     func label() throws {
         // A Lenovo label with noise and JPEG artefacts: "PF5QHU9N" read "PF5QHU9ON", and the
         // machine type "35Y6SX3QTM" (printed again below as "35Y6-SX3QTM") read "35Y6SX30Q0TM".
-        let frame = try ImageFile.load("\(root)/Devices/images/lenovo-read-twice.png").packed()
+        let frame = try image("lenovo-read-twice")
         let words = try FrameReader().read(frame).flatMap(\.words)
         let twice = Dictionary(words.compactMap { word in word.readOnce.map { (word.text, $0) } }) { first, _ in first }
         #expect(twice == ["PF5QHU9ON": "PF5QHU9N", "35Y6SX30Q0TM": "35Y6SX3QTM"], "\(words.map(\.text))")

@@ -8,7 +8,7 @@ import Testing
 struct ResizedTests {
     /// An Apple label in a monospaced bold face (a development label of the second corpus), whose
     /// serial FVF7WX4ESFJF tesseract reads "FVF 7WX4ESFUF" at its printed size.
-    func label() throws -> Frame { try ImageFile.load("\(root)/Devices/images/apple-monospaced-jf.png").packed() }
+    func label() throws -> Frame { try image("apple-monospaced-jf") }
 
     @Test("a serial tesseract misreads at its printed size is read at three quarters of it, and kept beside the first reading")
     func misreadAtItsSize() throws {

@@ -25,6 +25,9 @@ func smearedSideways(_ frame: Frame, spread: Double) -> Frame {
 /// The label fixture `name` (`Devices/labels/NAME.png`), rows packed.
 func label(_ name: String) throws -> Frame { try ImageFile.load("\(root)/Devices/labels/\(name).png").packed() }
 
+/// The image `name` of `Devices/images/` (NAME.png), rows packed.
+func image(_ name: String) throws -> Frame { try ImageFile.load("\(root)/Devices/images/\(name).png").packed() }
+
 @Suite("Print smeared sideways")
 struct SmearTests {
     @Test("print smeared along its rows is told from sharp print by how little it changes across a row")

@@ -32,8 +32,6 @@ struct UnreadInkTests {
 
 @Suite("Faint labels read whole")
 struct FaintLabelTests {
-    func image(_ name: String) throws -> Frame { try ImageFile.load("\(root)/Devices/images/\(name).png").packed() }
-
     @Test("a serial in thin grey type that tesseract passes over, between rows it reads, is among the readings")
     func passedOver() throws {
         // A development label of the rendered corpus: "DMPG9UPHFAMV" in a thin grey monospaced
