@@ -24,7 +24,7 @@ public enum FuzzTargets {
 
     /// A sequence description, its frames looked for in an empty folder.
     static func sequence(_ bytes: [UInt8]) {
-        _ = try? FrameSequence(description: String(decoding: bytes, as: UTF8.self), folder: scratch)
+        withScratch { folder in _ = try? FrameSequence(description: String(decoding: bytes, as: UTF8.self), folder: folder) }
     }
 
     /// Fault strings, one a line, as `--fault` and `Phone(faults:)` take them.
@@ -64,19 +64,22 @@ public enum FuzzTargets {
 
     /// A file opened as a register: refused or opened, never a crash, and never written when refused.
     static func register(_ bytes: [UInt8]) {
-        let path = scratch + "/r-\(UUID().uuidString.prefix(8)).sqlite"
-        defer {
-            for suffix in ["", "-wal", "-shm", "-journal", "-lock"] { unlink(path + suffix) }
-            try? FileManager.default.removeItem(atPath: path + "-photos")
+        withScratch { folder in
+            let path = folder + "/register.sqlite"
+            guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else { return }
+            _ = try? Register(path: path, create: false).counts()
         }
-        guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else { return }
-        _ = try? Register(path: path, create: false).counts()
     }
 
-    /// A folder of this process's own for the targets that need one.
-    static let scratch: String = {
-        let folder = NSTemporaryDirectory() + "fieldrig-fuzz-\(getpid())"
-        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        return folder
-    }()
+    /// The prefix of the folders the targets make in the temporary folder.
+    public static let scratchPrefix = "fieldrig-fuzz-"
+
+    /// Runs `body` with a new empty folder of its own, removed afterwards with all that was put in it.
+    static func withScratch(_ body: (String) -> Void) {
+        var template = Array((NSTemporaryDirectory() + scratchPrefix + "XXXXXX").utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else { return }
+        let folder = String(cString: made)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        body(folder)
+    }
 }

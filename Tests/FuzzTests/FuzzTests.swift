@@ -13,7 +13,8 @@ func inputs(_ kind: String, _ target: String) -> [String] {
     }
 }
 
-@Suite("Every parser of outside input, on its seed corpus and on every input that once crashed it")
+/// Serialized: the last test counts the folders the targets leave in the temporary folder.
+@Suite("Every parser of outside input, on its seed corpus and on every input that once crashed it", .serialized)
 struct FuzzTests {
     @Test("each target has a seed corpus, and runs through it and its regressions without crashing", arguments: FuzzTargets.all.map(\.name))
     func replay(target: String) throws {
@@ -34,5 +35,20 @@ struct FuzzTests {
         for target in FuzzTargets.all {
             for bytes in odd { target.run(bytes) }
         }
+    }
+
+    @Test("the targets that need a folder leave nothing in the temporary folder")
+    func scratchRemoved() throws {
+        func scratches() -> Set<String> {
+            Set(
+                ((try? FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory())) ?? []).filter {
+                    $0.hasPrefix(FuzzTargets.scratchPrefix)
+                })
+        }
+        let before = scratches()
+        for target in FuzzTargets.all where ["sequence", "register"].contains(target.name) {
+            for file in inputs("corpus", target.name).prefix(3) { target.run(Array(try Data(contentsOf: URL(fileURLWithPath: file)))) }
+        }
+        #expect(scratches() == before)
     }
 }
