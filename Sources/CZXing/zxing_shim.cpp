@@ -45,6 +45,11 @@ extern "C" int fieldrig_zxing_read(const unsigned char *gray, int width, int hei
             // lineCount assertion); asking for one linear symbol never compares. zbar reads the
             // others.
             for (auto &r : readFormats(image, linearFormats, 1)) results.push_back(std::move(r));
+            // DataBar, which zbar is not asked for (it "finds" DataBars in noise): one symbol, as
+            // for the other linear codes, without trying harder (fewer rows, not turned); so the
+            // barcode pass costs what it did with zbar's DataBar decoder in it.
+            for (auto &r : readFormats(image, BarcodeFormat::DataBar | BarcodeFormat::DataBarExpanded, 1, false))
+                results.push_back(std::move(r));
         }
         int count = 0;
         for (const auto &r : results) count += r.isValid() ? 1 : 0;

@@ -140,7 +140,9 @@ public final class MatrixCodeReader {
                 var box = Box(enclosing: corners) ?? Box(x: 0, y: 0, width: frame.width, height: frame.height)
                 // A linear code is read on one row; its bars reach above and below it.
                 if box.height < 4, box.width >= 8 { box = Self.barsAround(box, in: frame) }
-                return BarcodeSymbol(value: s.text.map { String(cString: $0) } ?? "", symbology: Self.zbarName(format), box: box)
+                return BarcodeSymbol(
+                    value: Self.zbarValue(s.text.map { String(cString: $0) } ?? "", format: format), symbology: Self.zbarName(format),
+                    box: box)
             }
         }
     }
@@ -168,6 +170,14 @@ public final class MatrixCodeReader {
         return Box(x: x0, y: top, width: x1 - x0, height: bottom - top + 1)
     }
 
+    /// zxing-cpp's text as zbar gives the same data. A DataBar carries one GTIN, and zxing-cpp
+    /// gives its 14 digits alone where zbar gives the element string, AI 01 in front: without it
+    /// the GTIN would read as a bare number. (DataBar Expanded comes in the bracketed form,
+    /// "(01)09501101530003(21)ABC123", which GS1 element strings are read in too.)
+    static func zbarValue(_ text: String, format: String) -> String {
+        format == "DataBar" && text.count == 14 && text.allSatisfy { $0.isASCII && $0.isNumber } ? "01" + text : text
+    }
+
     /// zxing-cpp's name for a format as zbar names the same symbology.
     static func zbarName(_ format: String) -> String {
         switch format {
@@ -185,8 +195,8 @@ public final class MatrixCodeReader {
         case "UPC-E": "UPC-E"
         case "ITF": "I2/5"
         case "Codabar": "CODABAR"
-        case "DataBar": "DATABAR"
-        case "DataBarExpanded": "DATABAR-EXP"
+        case "DataBar": "DataBar"
+        case "DataBarExpanded": "DataBar-Exp"
         default: format.uppercased()
         }
     }
