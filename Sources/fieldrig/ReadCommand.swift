@@ -111,12 +111,16 @@ enum ReadCommand: Command {
         var lines = ["\(path)  (\(read.frame.width)x\(read.frame.height))"]
         if read.readings.isEmpty { lines.append("  nothing read") }
         let width = min(40, read.readings.map(\.value.count).max() ?? 0)
-        for reading in read.readings {
-            let kind: String
+        let names = read.readings.map { reading in
             switch reading.source {
-            case .barcode(let symbology): kind = "barcode " + symbology.padding(toLength: 9, withPad: " ", startingAt: 0)
-            case .text(let line): kind = "text    " + "line \(line)".padding(toLength: 9, withPad: " ", startingAt: 0)
+            case .barcode(let symbology): ("barcode ", symbology)
+            case .text(let line): ("text    ", "line \(line)")
             }
+        }
+        // Each name whole ("DATAMATRIX", "DataBar-Exp"), the values in one column after the longest.
+        let nameWidth = max(9, names.map(\.1.count).max() ?? 0)
+        for (reading, name) in zip(read.readings, names) {
+            let kind = name.0 + name.1.padding(toLength: nameWidth, withPad: " ", startingAt: 0)
             lines.append(
                 "  \(kind)  \(reading.value.padding(toLength: max(width, reading.value.count), withPad: " ", startingAt: 0))  at \(reading.box)"
             )

@@ -45,6 +45,23 @@ struct ReadCommandTests {
         #expect(lines.contains { $0.contains("text    line 2") && $0.contains("Service Tag (S/N): 7XK2M93") })
     }
 
+    @Test("a symbology's name is shown whole, however long, and the values stay in one column")
+    func longSymbologyName() throws {
+        // A rendered label with a DataMatrix and printed lines.
+        let run = try fieldrig("read", "Devices/codes/edge-datamatrix.png", "Devices/codes/databar-expanded.png")
+        #expect(run.status == 0)
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.hasPrefix("  barcode DATAMATRIX  CND15664RD ") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("  barcode DataBar-Exp  (01)09501101530003(21)ABC123 ") }, "\(lines)")
+        // In the DataMatrix's block, every value starts in the column after the longest name
+        // ("  barcode " and "  text    " take 10, "DATAMATRIX" 10, then two spaces).
+        let block = lines.drop { !$0.hasPrefix("Devices/codes/edge-datamatrix.png") }.dropFirst().prefix { $0.hasPrefix("  ") }
+        #expect(block.count > 1 && block.contains { $0.hasPrefix("  text    line ") })
+        for line in block {
+            #expect(line.dropFirst(20).prefix(2) == "  " && line.dropFirst(22).first != " ", "\(line)")
+        }
+    }
+
     @Test("bad files get one line each naming them; the good files around them are still read; exit 1")
     func badFilesAmongGood() throws {
         let bad = [
