@@ -9,51 +9,55 @@ import Imaging
 /// middle of a frame beside other print); and, when none of that finds anything, zxing-cpp on the
 /// inverted frame for codes printed light on dark.
 ///
-/// Its zbar scanners are kept and reused across frames. Not for sharing between threads: give each
-/// thread its own reader.
+/// Each zbar scan has a scanner made for it: a scanner kept across frames carried state from one
+/// frame into the next, and a QR was located differently after another label than on its own.
+/// Not for sharing between threads: give each thread its own reader.
 public final class BarcodeReader {
-    private let scanner: OpaquePointer
-    /// The scanner of the black-and-white pass: linear codes only, along every fourth row.
-    private let rowScanner: OpaquePointer
     private let matrix = MatrixCodeReader()
 
     public init() throws(ReaderError) {
-        guard let scanner = zbar_image_scanner_create() else { throw ReaderError(kind: .zbarUnavailable) }
-        guard let rowScanner = zbar_image_scanner_create() else {
-            zbar_image_scanner_destroy(scanner)
-            throw ReaderError(kind: .zbarUnavailable)
-        }
-        for each in [scanner, rowScanner] {
-            // Every symbology zbar knows, each symbol reported once per frame, except the EAN-2
-            // and EAN-5 add-ons: no device label carries one alone, and on a noisy frame zbar
-            // "finds" them in the noise. And except DataBar: zbar "found" DataBars in the noise of
-            // labels that carry none (on 26 of 1,449 frames of the rendered corpora and fixtures),
-            // and on two jobs not always the same ones, so that reading did not repeat itself.
-            // zxing-cpp reads DataBar, on every frame.
-            zbar_image_scanner_set_config(each, ZBAR_NONE, ZBAR_CFG_ENABLE, 1)
-            for symbology in [ZBAR_EAN2, ZBAR_EAN5, ZBAR_DATABAR, ZBAR_DATABAR_EXP] {
-                zbar_image_scanner_set_config(each, symbology, ZBAR_CFG_ENABLE, 0)
-            }
-            zbar_image_scanner_enable_cache(each, 0)
-        }
-        // Every second row and column: a label's barcode is many rows tall, and this halves the
-        // scan (measured 13.3 ms -> 8.7 ms a 1280x720 frame) with every fixture still decoded.
-        zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_X_DENSITY, BarcodeReader.scanDensity)
-        zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_Y_DENSITY, BarcodeReader.scanDensity)
-        // The black-and-white pass looks along every fourth row only, for linear codes only: a
-        // label's linear codes lie along it, many rows tall, and the gray pass has read any code
-        // standing on end, and every QR (with QR the pass took 5.2 ms a frame, without it 1.7).
-        zbar_image_scanner_set_config(rowScanner, ZBAR_NONE, ZBAR_CFG_X_DENSITY, 0)
-        zbar_image_scanner_set_config(rowScanner, ZBAR_NONE, ZBAR_CFG_Y_DENSITY, 4)
-        zbar_image_scanner_set_config(rowScanner, ZBAR_QRCODE, ZBAR_CFG_ENABLE, 0)
-        zbar_image_scanner_set_config(rowScanner, ZBAR_SQCODE, ZBAR_CFG_ENABLE, 0)
-        self.scanner = scanner
-        self.rowScanner = rowScanner
+        guard let scanner = Self.scanner(for: .gray) else { throw ReaderError(kind: .zbarUnavailable) }
+        zbar_image_scanner_destroy(scanner)
     }
 
-    deinit {
-        zbar_image_scanner_destroy(scanner)
-        zbar_image_scanner_destroy(rowScanner)
+    /// What a zbar scanner looks for and where.
+    enum Pass {
+        /// The gray pass: every symbology asked for, along every second row and column.
+        case gray
+        /// The black-and-white pass: linear codes only, along every fourth row.
+        case rows
+    }
+
+    /// A new zbar scanner for `pass`, or nil when zbar cannot make one. Making one for each scan
+    /// costs nothing measurable (60 labels' barcode pass took the same CPU time).
+    static func scanner(for pass: Pass) -> OpaquePointer? {
+        guard let scanner = zbar_image_scanner_create() else { return nil }
+        // Every symbology zbar knows, each symbol reported once per frame, except the EAN-2 and
+        // EAN-5 add-ons: no device label carries one alone, and on a noisy frame zbar "finds" them
+        // in the noise. And except DataBar: zbar "found" DataBars in the noise of labels that
+        // carry none (on 26 of 1,449 frames of the rendered corpora and fixtures), and on two jobs
+        // not always the same ones. zxing-cpp reads DataBar, on every frame.
+        zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_ENABLE, 1)
+        for symbology in [ZBAR_EAN2, ZBAR_EAN5, ZBAR_DATABAR, ZBAR_DATABAR_EXP] {
+            zbar_image_scanner_set_config(scanner, symbology, ZBAR_CFG_ENABLE, 0)
+        }
+        zbar_image_scanner_enable_cache(scanner, 0)
+        switch pass {
+        case .gray:
+            // Every second row and column: a label's barcode is many rows tall, and this halves the
+            // scan (measured 13.3 ms -> 8.7 ms a 1280x720 frame) with every fixture still decoded.
+            zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_X_DENSITY, BarcodeReader.scanDensity)
+            zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_Y_DENSITY, BarcodeReader.scanDensity)
+        case .rows:
+            // Along every fourth row only, for linear codes only: a label's linear codes lie along
+            // it, many rows tall, and the gray pass has read any code standing on end, and every
+            // QR (with QR the pass took 5.2 ms a frame, without it 1.7).
+            zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_X_DENSITY, 0)
+            zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_Y_DENSITY, 4)
+            zbar_image_scanner_set_config(scanner, ZBAR_QRCODE, ZBAR_CFG_ENABLE, 0)
+            zbar_image_scanner_set_config(scanner, ZBAR_SQCODE, ZBAR_CFG_ENABLE, 0)
+        }
+        return scanner
     }
 
     /// zbar scans every Nth row and column.
@@ -81,7 +85,7 @@ public final class BarcodeReader {
 
     /// zbar's symbols in a packed frame.
     public func readWithZBar(_ frame: Frame) -> [BarcodeSymbol] {
-        scan(frame, with: scanner)
+        scan(frame, pass: .gray)
     }
 
     /// zbar's linear codes in a packed frame made black and white at its parting gray level:
@@ -89,11 +93,13 @@ public final class BarcodeReader {
     /// once the gray is gone (two codes on one label, each missed; zxing-cpp reads one linear code
     /// a call).
     public func readLinearInBlackAndWhite(_ frame: Frame) -> [BarcodeSymbol] {
-        scan(frame.twoLevel(), with: rowScanner)
+        scan(frame.twoLevel(), pass: .rows)
     }
 
-    /// The symbols `scanner` finds in a packed frame.
-    private func scan(_ frame: Frame, with scanner: OpaquePointer) -> [BarcodeSymbol] {
+    /// The symbols a new scanner for `pass` finds in a packed frame.
+    private func scan(_ frame: Frame, pass: Pass) -> [BarcodeSymbol] {
+        guard let scanner = Self.scanner(for: pass) else { return [] }
+        defer { zbar_image_scanner_destroy(scanner) }
         guard let image = zbar_image_create() else { return [] }
         defer { zbar_image_destroy(image) }
         zbar_image_set_format(image, fieldrig_zbar_fourcc_y800())

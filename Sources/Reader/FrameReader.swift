@@ -5,8 +5,8 @@ import Imaging
 ///
 /// One call returns every reading: barcodes decoded exactly, and printed lines with junk dropped
 /// (words that are the "text" tesseract sees in a QR code or in the bars of a barcode, and words
-/// with no letter or digit). Owns one zbar scanner and one tesseract engine, reused across frames;
-/// not for sharing between threads.
+/// with no letter or digit). Owns one tesseract engine, reused across frames (zbar scanners are made
+/// for each scan); not for sharing between threads.
 public final class FrameReader {
     /// What to read in a frame.
     public struct Passes: OptionSet, Sendable {
