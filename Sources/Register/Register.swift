@@ -97,6 +97,10 @@ public final class Register: @unchecked Sendable {
             return version
         }
         let version = try Register.translating(path, waited: busyTimeout, otherwise: opening, readVersion)
+        // SQLite keeps any 32-bit number as the version; a negative one no fieldrig writes.
+        guard version >= 0 else {
+            throw RegisterError(path, .corrupt(detail: "schema version \(version), which no fieldrig writes"))
+        }
         guard version <= Schema.migrations.count else {
             throw RegisterError(path, .newerSchema(found: version, known: Schema.migrations.count))
         }

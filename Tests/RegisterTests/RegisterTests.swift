@@ -65,6 +65,26 @@ struct OpeningTests {
         #expect(fileBytes(path) == before)
     }
 
+    @Test("a file whose schema version is negative is refused as damaged, not a crash, and left as it was")
+    func negativeVersion() throws {
+        // Found by the register fuzz target: the version indexed the list of migrations.
+        let folder = scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = "\(folder)/r.sqlite"
+        do {
+            let register = try Register(path: path)
+            try register.db.execute("PRAGMA journal_mode = DELETE; PRAGMA user_version = -3")
+        }
+        let before = fileBytes(path)
+        #expect {
+            _ = try Register(path: path)
+        } throws: { error in
+            "\(error)"
+                == "\(path): the register is damaged (schema version -3, which no fieldrig writes). It was left as it is; restore it from a copy."
+        }
+        #expect(fileBytes(path) == before)
+    }
+
     @Test("a file that is not SQLite is refused and never overwritten")
     func notSQLite() throws {
         let folder = scratch()
