@@ -2,7 +2,7 @@ import Durable
 import Foundation
 
 /// A subcommand of `fieldrig`: its name, its help, its options declared once, and what it does.
-protocol Command {
+protocol Command: SendableMetatype {
     /// The command's options, one case each, each with its spec: the parser, the help and the
     /// checks of values all come from it.
     associatedtype Option: CommandOption = NoOption

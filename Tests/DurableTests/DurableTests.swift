@@ -15,7 +15,7 @@ struct DurableFileTests {
         let folder = scratchFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let bytes = (0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }
-        FileManager.default.createFile(atPath: "\(folder)/a.bin.partial", contents: Data([1, 2, 3]))
+        #expect(FileManager.default.createFile(atPath: "\(folder)/a.bin.partial", contents: Data([1, 2, 3])))
         try DurableFile.write(bytes, to: "\(folder)/a.bin")
         #expect(try DurableFile.read("\(folder)/a.bin") == bytes)
         #expect(!FileManager.default.fileExists(atPath: "\(folder)/a.bin.partial"))

@@ -41,7 +41,7 @@ struct OpeningTests {
     func emptyFile() throws {
         let folder = scratch()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        FileManager.default.createFile(atPath: "\(folder)/r.sqlite", contents: Data())
+        #expect(FileManager.default.createFile(atPath: "\(folder)/r.sqlite", contents: Data()))
         let register = try Register(path: "\(folder)/r.sqlite")
         #expect(try register.counts().assets == 0)
     }

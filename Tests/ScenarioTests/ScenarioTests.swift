@@ -127,7 +127,8 @@ struct ScenarioToolsTests {
         #expect(!byName.isEmpty && byName.allSatisfy { $0.name.lowercased().contains("walk-round") })
         var seen: [String] = []
         for i in 1...3 {
-            seen += ScenarioSelection(shard: try #require(.init("\(i)/3"))).apply(to: allScenarios, workingDirectory: "/w").map(\.name)
+            let shard: ScenarioSelection.Shard = try #require(.init("\(i)/3"))
+            seen += ScenarioSelection(shard: shard).apply(to: allScenarios, workingDirectory: "/w").map(\.name)
         }
         #expect(seen.sorted() == allScenarios.map(\.name).sorted())
         for bad in ["0/3", "4/3", "1/0", "1/", "a/b", "1/3/3", "١/3"] { #expect(ScenarioSelection.Shard(bad) == nil, "\(bad)") }
