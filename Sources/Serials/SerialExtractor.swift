@@ -561,10 +561,13 @@ struct Pool {
         var listed: [SerialCandidate] = []
         for item in ranked {
             let candidate = item.candidate
-            if !listed.contains(where: { $0.value == candidate.value }) {
+            let k: Int
+            if let found = listed.firstIndex(where: { $0.value == candidate.value }) {
+                k = found
+            } else {
                 listed.append(SerialCandidate(value: candidate.value, whereRead: [], evidence: candidate.evidence, disagreesWith: []))
+                k = listed.count - 1
             }
-            let k = listed.firstIndex { $0.value == candidate.value }!
             for whereRead in candidate.whereRead where !listed[k].whereRead.contains(whereRead) { listed[k].whereRead.append(whereRead) }
             for other in candidate.disagreesWith where !listed[k].disagreesWith.contains(other) { listed[k].disagreesWith.append(other) }
         }
