@@ -97,9 +97,10 @@ public final class FrameReader {
     /// code a barcode carries whole is not read again: the barcode is exact. Each row costs two
     /// line recognitions, so a code read with confidence is not read again either.
     static func codeRowsResized(_ lines: [TextLine], in page: Frame, besides barcodes: [String], with text: TextReader) -> [TextLine] {
-        func codes(_ line: TextLine) -> [String] { line.words.map(\.text).filter(looksLikeCode) }
+        func codes(_ line: TextLine) -> [String] { line.words.map { codeBody($0.text) }.filter(looksLikeCode) }
         func doubtful(_ word: Word) -> Bool {
-            looksLikeCode(word.text) && word.confidence < resizeBelow && !barcodes.contains { $0.contains(word.text) }
+            let code = codeBody(word.text)
+            return looksLikeCode(code) && word.confidence < resizeBelow && !barcodes.contains { $0.contains(code) }
         }
         var rows: [[TextLine]] = []
         for line in lines where line.words.contains(where: doubtful) {
@@ -624,6 +625,12 @@ public final class FrameReader {
         guard body.allSatisfy({ $0.isASCII && ($0.isUppercase || $0.isNumber) }) else { return false }
         let digits = body.filter(\.isNumber).count
         return (body.count >= 6 && digits > 0 && digits < body.count) || (digits >= 10 && digits == body.count)
+    }
+    /// `word` without the marks OCR read at its end: a code whose last character noise or blur
+    /// turned into a colon or a full stop ("WD-WMC4NPHPBGX:" of WD-WMC4NPHPBGXX) is still a code,
+    /// and its row is worth reading again.
+    static func codeBody(_ word: String) -> String {
+        String(word.reversed().drop { ":;.,".contains($0) }.reversed())
     }
     /// Below this confidence a word beside a barcode is taken for the ends of its bars.
     static let uncertainBesideBarcode = 40.0

@@ -49,6 +49,21 @@ struct ResizedTests {
         #expect(FrameReader.codeRowsResized(confident, in: frame, besides: [], with: reader).isEmpty)
     }
 
+    @Test("a code whose last character was read as a colon is still a code, and its row is read again")
+    func markAtTheEnd() throws {
+        // A WD drive's label under noise and JPEG (a development label of the second corpus):
+        // the serial WD-WMC4NPHPBGXX is read with its last X as a colon.
+        let frame = try image("wd-last-character-colon")
+        let first = try TextReader().read(frame).flatMap(\.words).map(\.text)
+        #expect(first.contains("WD-WMC4NPHPBGX:") && !first.contains("WD-WMC4NPHPBGXX"), "\(first)")
+        let words = try FrameReader().read(frame).filter { !$0.source.isBarcode }.flatMap(\.words).map(\.text)
+        #expect(words.contains("WD-WMC4NPHPBGXX"), "\(words)")
+        #expect(FrameReader.codeBody("WD-WMC4NPHPBGX:") == "WD-WMC4NPHPBGX")
+        #expect(FrameReader.codeBody("ZL5Y4L9F.;") == "ZL5Y4L9F")
+        #expect(FrameReader.codeBody("CND:957759H") == "CND:957759H")
+        #expect(FrameReader.codeBody(":") == "")
+    }
+
     @Test("a second reading is kept for a code not yet read, as long as the first or a character shorter")
     func readsMore() {
         // A stray I in the first reading: the second, a character shorter, is kept.
