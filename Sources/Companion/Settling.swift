@@ -1,3 +1,5 @@
+import Serials
+
 /// One distinct value the camera read while settling, and every place it was read.
 public struct OfferedValue: Sendable, Hashable {
     public var value: String
@@ -53,12 +55,21 @@ public struct PrintedTrack: Sendable, Hashable {
         frames += 1
     }
 
-    /// Each position's most frequent character (a tie goes to the latest frame's).
+    /// Each position's most frequent character. Characters read there equally often are settled
+    /// by the one the others could be misreadings of: read 9, S and Q once each, it is 9 (OCR
+    /// reads a 9 as S and as Q, but an S not as Q); still tied, the latest frame's.
     public var value: String {
         String(
             votes.indices.map { k in
                 let best = votes[k].values.max() ?? 0
-                return votes[k][latest[k]] == best ? latest[k] : votes[k].filter { $0.value == best }.keys.min()!
+                let tied = votes[k].filter { $0.value == best }.keys
+                guard tied.count > 1 else { return tied.first ?? latest[k] }
+                func explains(_ ch: Character) -> Int {
+                    votes[k].filter { SerialExtractor.lookAlike(ch, $0.key) }.values.reduce(0, +)
+                }
+                let most = tied.map(explains).max() ?? 0
+                let settled = tied.filter { explains($0) == most }
+                return settled.contains(latest[k]) ? latest[k] : settled.min() ?? latest[k]
             })
     }
 }

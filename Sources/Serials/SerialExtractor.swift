@@ -281,6 +281,10 @@ public enum SerialExtractor {
         return offered
     }
 
+    /// Whether OCR reads one of `a` and `b` for the other on printed serials (or they are the
+    /// same): O and 0, S and 5, S and 8, ...
+    public static func lookAlike(_ a: Character, _ b: Character) -> Bool { Tokens.confused(a, b) }
+
     /// The candidates of the readings of a frame or a settled window.
     public static func candidates(from readings: [Reading]) -> [SerialCandidate] {
         candidates(readings.map(SerialReading.init))

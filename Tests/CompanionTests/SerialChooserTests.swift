@@ -43,6 +43,27 @@ struct SerialChooserTests {
         #expect(offer.printed.isEmpty && offer.values.count == 1)
     }
 
+    @Test("characters read equally often: the one the others could be misreadings of")
+    func tieSettledByLookAlikes() {
+        // A Seagate label read three times in one frame (as read, sharpened, stretched): its 9
+        // read as 9, S and Q once each. Its barcode carries an S data identifier and a 5 there.
+        let lines = ["SERIAL ZA9FMH6Y", "SERIAL ZASFMH6Y", "SERIAL ZAQFMH6Y"].map { printed($0, line: 1) }
+        var settling = Settling(startedAt: .zero, voting: true)
+        settling.add(lines)
+        #expect(settling.printed.map(\.value) == ["SERIAL ZA9FMH6Y"])
+        var c = reading([[barcode("SZA5FMH6Y", "CODE-128")] + lines])
+        _ = c.handle(.clock(.seconds(1)))
+        #expect(
+            c.rows == [
+                SerialChooser.Row(value: "ZA9FMH6Y", detail: "printed line 1: disagrees with ZA5FMH6Y"),
+                SerialChooser.Row(value: "ZA5FMH6Y", detail: "CODE-128 barcode: disagrees with ZA9FMH6Y"),
+            ])
+        // Two characters each the other's look-alike: still the latest frame's.
+        var two = Settling(startedAt: .zero, voting: true)
+        two.add(["S/N: PF0BSL8U", "S/N: PFOBSL8U"].map { printed($0, line: 1) })
+        #expect(two.printed.map(\.value) == ["S/N: PFOBSL8U"])
+    }
+
     @Test("a tilted label's table: the chooser pairs each keyword with the value along its row, as its words slope")
     func tiltedTable() {
         func word(_ text: String, _ x: Int, _ y: Int, _ width: Int, _ height: Int) -> Word {
