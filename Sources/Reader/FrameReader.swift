@@ -626,9 +626,9 @@ public final class FrameReader {
         let digits = body.filter(\.isNumber).count
         return (body.count >= 6 && digits > 0 && digits < body.count) || (digits >= 10 && digits == body.count)
     }
-    /// `word` without the marks OCR read at its end: a code whose last character noise or blur
-    /// turned into a colon or a full stop ("WD-WMC4NPHPBGX:" of WD-WMC4NPHPBGXX) is still a code,
-    /// and its row is worth reading again.
+    /// `word` without the colons, semicolons, full stops and commas OCR read at its end: a code
+    /// whose last character noise turned into one ("WD-WMC4NPHPBGX:" of WD-WMC4NPHPBGXX) is still
+    /// a code, and its row is worth reading again.
     static func codeBody(_ word: String) -> String {
         String(word.reversed().drop { ":;.,".contains($0) }.reversed())
     }

@@ -45,8 +45,8 @@ struct SerialChooserTests {
 
     @Test("characters read equally often: the one the others could be misreadings of")
     func tieSettledByLookAlikes() {
-        // A Seagate label read three times in one frame (as read, sharpened, stretched): its 9
-        // read as 9, S and Q once each. Its barcode carries an S data identifier and a 5 there.
+        // A Seagate label's serial line read three times in one frame: its 9 read as 9, S and Q
+        // once each. Its barcode carries an S data identifier and a 5 there.
         let lines = ["SERIAL ZA9FMH6Y", "SERIAL ZASFMH6Y", "SERIAL ZAQFMH6Y"].map { printed($0, line: 1) }
         var settling = Settling(startedAt: .zero, voting: true)
         settling.add(lines)
