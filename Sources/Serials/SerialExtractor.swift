@@ -345,14 +345,18 @@ struct Pool {
 
     /// A printed value that OCR could have made of a barcode's exact value joins it: one value,
     /// the barcode's text, backed by both (only a difference no confusion explains is a
-    /// disagreement). So does a labelled printed value OCR cut short, the start or end of one
-    /// barcode's value: what it read agrees.
+    /// disagreement; for a labelled print, nor one of `Tokens.weakPairs`, E for F). So does a
+    /// labelled printed value OCR cut short, the start or end of one barcode's value: what it
+    /// read agrees.
     mutating func mergeConfusedPrint() {
         let printedOnly = entries.filter { !$0.value.fromBarcode && $0.value.textValue != nil && !$0.value.exactOnly }
         // In the order the values were read: a dictionary's own order changes from run to run.
         for (key, printed) in printedOnly.sorted(by: { $0.value.order < $1.value.order }) {
             let read = printed.textValue!
-            var matches = entries.filter { $0.value.barcodeValue.map { Tokens.readAs(read, $0) } == true }
+            let labelled = printed.sources.contains(.labelledText)
+            var matches = entries.filter {
+                $0.value.barcodeValue.map { Tokens.readAs(read, $0, alike: labelled ? Tokens.confusedStrongly : Tokens.confused) } == true
+            }
             // A print the same field as a barcode's exact value, a character from it, disagrees
             // with it: it is not a second reading of that data (without its S) with a stray
             // character besides ("WD-WMC4N7ULV1VJ" beside SD-WMC4N7ULV1VJ is not D-WMC4N7ULV1VJ
@@ -486,10 +490,19 @@ struct Pool {
                     // printed one too; what is left is the difference no confusion explains.
                     let printed = Array(ranked[i].candidate.value)
                     let exact = Array(ranked[j].candidate.value)
+                    // A print that differs only by confusions, one of them a look-alike a real
+                    // difference is as likely to be (E for F), keeps it: that is the difference.
+                    // Beside a difference no confusion explains, it is OCR's and mended.
+                    let weakOnly =
+                        printed.count == exact.count && zip(printed, exact).allSatisfy { Tokens.confused($0, $1) }
+                        && !zip(printed, exact).allSatisfy { Tokens.confusedStrongly($0, $1) }
                     // An O where the barcode has a digit is the print's 0 (the position holds digits).
                     if printed.count == exact.count {
                         ranked[i].candidate.value = String(
-                            zip(printed, exact).map { Tokens.confused($0, $1) ? $1 : $0 == "O" && $1.isNumber ? "0" : $0 })
+                            zip(printed, exact).map { (p: Character, e: Character) -> Character in
+                                let alike = weakOnly ? Tokens.confusedStrongly(p, e) : Tokens.confused(p, e)
+                                return alike ? e : p == "O" && e.isNumber ? "0" : p
+                            })
                     }
                     ranked[i].candidate.disagreesWith.append(ranked[j].candidate.value)
                     ranked[j].candidate.disagreesWith.append(ranked[i].candidate.value)
@@ -498,10 +511,11 @@ struct Pool {
                     // and so is a labelled print in no format of the maker the label names beside
                     // a barcode in one (APC's factory code "5A" read as "3A"); an unlabelled print
                     // in one beside a barcode in none goes first (Samsung's leading S, barcoded F,
-                    // its keyword garbled).
+                    // its keyword garbled); a labelled print whose difference may be OCR's (E for
+                    // F) goes after the barcode.
                     if ranked[i].labelled {
                         ranked[j].tier = ranked[i].tier
-                        ranked[i].hint = inOnly(j, i)
+                        ranked[i].hint = weakOnly || inOnly(j, i)
                     } else {
                         ranked[i].tier = ranked[j].tier
                         ranked[i].hint = !inOnly(i, j)

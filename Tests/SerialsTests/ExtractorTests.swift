@@ -230,6 +230,26 @@ struct ExtractorTests {
         #expect(SerialExtractor.candidates([text("DOM 2021-05-15", 1), code("2021-05-15")]).isEmpty)
     }
 
+    @Test("a labelled print differing from a barcode only by E for F is shown disagreeing, the barcode first")
+    func weakLookAlikeDisagrees() {
+        // A planted F/E disagreement (the print says E) and a print OCR read E for F look the
+        // same: both are shown, the barcode's exact value first.
+        let c = SerialExtractor.candidates([text("MacBook Pro", 1), text("Serial No. G8WNET0Q24WK", 2), code("G8WNFT0Q24WK")])
+        #expect(c.map(\.value) == ["G8WNFT0Q24WK", "G8WNET0Q24WK"], "\(c)")
+        #expect(c.map(\.disagreesWith) == [["G8WNET0Q24WK"], ["G8WNFT0Q24WK"]])
+        // The strong confusions still join: O for 0, S for 5, a print with both.
+        let joined = SerialExtractor.candidates([text("Serial No. G8WNFTOQ24WK", 2), code("G8WNFT0Q24WK")])
+        #expect(joined.map(\.value) == ["G8WNFT0Q24WK"] && joined.first?.evidence == .agree, "\(joined)")
+        // Beside a difference no confusion explains, an E for F is OCR's and mended: the print's
+        // other character is the difference (WFKTC6PUX printed, read WEKTC6PUX, barcoded WFKTC6PEX).
+        let mended = SerialExtractor.candidates([text("Serial no", 1), text("WEKTC6PUX", 2), code("WFKTC6PEX")])
+        #expect(mended.map(\.value).contains("WFKTC6PUX"), "\(mended)")
+        #expect(mended.first { $0.value == "WFKTC6PUX" }?.disagreesWith == ["WFKTC6PEX"])
+        // An unlabelled print (a barcode's own human-readable line) read E for F still backs it.
+        let line = SerialExtractor.candidates([text("G8WNET0Q24WK", 3), code("G8WNFT0Q24WK")])
+        #expect(line.map(\.value) == ["G8WNFT0Q24WK"] && line.first?.evidence == .agree, "\(line)")
+    }
+
     @Test("an S data identifier before a serial the print names with one character different: one field, shown disagreeing")
     func sPrefixDisagreeing() {
         let candidates = SerialExtractor.candidates([text("S/N: JAE7208W0G3", 1), code("SJAW7208W0G3")])
