@@ -153,16 +153,9 @@ public struct SerialChooser: Sendable, Hashable {
         }
         guard let collected = settling, collected.isSettled(at: now, window: window) else { return [] }
         // Barcodes as they were decoded (exact); printed lines as the window voted them,
-        // character by character, with where they are on the label.
-        let barcodes = collected.values.flatMap { value in
-            value.whereRead.filter { $0.hasSuffix(" barcode") }.map { place in
-                SerialReading(value: value.value, symbology: String(place.dropLast(8)), place: place)
-            }
-        }
-        let printed = collected.printed.map {
-            SerialReading(value: $0.value, symbology: nil, place: $0.place, box: $0.box, slope: $0.slope, readOnce: $0.readOnce)
-        }
-        let candidates = SerialExtractor.candidates(barcodes + printed)
+        // character by character, with where they are on the label, and the latest frame's
+        // second looks at them.
+        let candidates = SerialExtractor.candidates(collected.readings)
         if candidates.isEmpty {
             phase = .typingByHand
             return [.stopCamera, .openTypingByHand]

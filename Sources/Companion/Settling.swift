@@ -86,19 +86,38 @@ public struct Settling: Sendable, Hashable {
     /// Whether printed lines are voted (the serial chooser); the scan sheet's offer shows every
     /// value read and needs no vote.
     public let voting: Bool
+    /// The latest frame's readings as read, when `voting`, each printed one with the track it
+    /// follows, and whether it was the frame's first reading of that line (its vote).
+    private var latest: [Seen] = []
+
+    private struct Seen: Sendable, Hashable {
+        var reading: Reading
+        var track: Int?
+        var vote: Bool
+    }
 
     public init(startedAt: Duration, voting: Bool = false) {
         self.startedAt = startedAt
         self.voting = voting
     }
 
-    /// Adds a frame's readings.
+    /// Adds a frame's readings. A line is one vote a frame: the reader's first reading of it.
+    /// Its other readings in the frame (the reader's second looks: the print sharpened, a code
+    /// at other sizes) are not frames of their own; they are kept beside the vote as read.
     public mutating func add(_ readings: [Reading]) {
-        for reading in readings where voting && !reading.source.isBarcode {
+        if voting { latest = [] }
+        for reading in readings where voting {
+            guard !reading.source.isBarcode else {
+                latest.append(Seen(reading: reading, track: nil, vote: false))
+                continue
+            }
             if let track = printed.firstIndex(where: { $0.follows(reading) }) {
-                printed[track].add(reading)
+                let voted = latest.contains { $0.track == track }
+                if !voted { printed[track].add(reading) }
+                latest.append(Seen(reading: reading, track: track, vote: !voted))
             } else {
                 printed.append(PrintedTrack(reading))
+                latest.append(Seen(reading: reading, track: printed.count - 1, vote: true))
             }
         }
         for reading in readings {
@@ -114,6 +133,27 @@ public struct Settling: Sendable, Hashable {
                     ))
             }
         }
+    }
+
+    /// What the window read, for the serial extractor: the latest frame as it was read, each
+    /// printed line's vote replaced by the window's answer for that line, its second looks as
+    /// they were; then what earlier frames read and the latest did not (barcodes exact, lines as
+    /// voted). One still picture read twice is what it read.
+    public var readings: [SerialReading] {
+        func voted(_ track: PrintedTrack) -> SerialReading {
+            SerialReading(
+                value: track.value, symbology: nil, place: track.place, box: track.box, slope: track.slope, readOnce: track.readOnce)
+        }
+        var out = latest.map { item in item.vote ? voted(printed[item.track!]) : SerialReading(item.reading) }
+        let latestCodes = Set(latest.filter { $0.reading.source.isBarcode }.map { [$0.reading.value, $0.reading.place] })
+        for value in values {
+            for place in value.whereRead where place.hasSuffix(" barcode") && !latestCodes.contains([value.value, place]) {
+                out.append(SerialReading(value: value.value, symbology: String(place.dropLast(8)), place: place))
+            }
+        }
+        let seen = Set(latest.compactMap(\.track))
+        for (k, track) in printed.enumerated() where !seen.contains(k) { out.append(voted(track)) }
+        return out
     }
 
     /// Whether the window has run its course at `now`. A single frame never settles early: the

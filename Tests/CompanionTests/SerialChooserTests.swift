@@ -45,13 +45,13 @@ struct SerialChooserTests {
 
     @Test("characters read equally often: the one the others could be misreadings of")
     func tieSettledByLookAlikes() {
-        // A Seagate label's serial line read three times in one frame: its 9 read as 9, S and Q
-        // once each. Its barcode carries an S data identifier and a 5 there.
+        // A Seagate label's serial line read in three frames: its 9 read as 9, S and Q once each.
+        // Its barcode carries an S data identifier and a 5 there.
         let lines = ["SERIAL ZA9FMH6Y", "SERIAL ZASFMH6Y", "SERIAL ZAQFMH6Y"].map { printed($0, line: 1) }
         var settling = Settling(startedAt: .zero, voting: true)
-        settling.add(lines)
+        for line in lines { settling.add([line]) }
         #expect(settling.printed.map(\.value) == ["SERIAL ZA9FMH6Y"])
-        var c = reading([[barcode("SZA5FMH6Y", "CODE-128")] + lines])
+        var c = reading(lines.map { [barcode("SZA5FMH6Y", "CODE-128"), $0] })
         _ = c.handle(.clock(.seconds(1)))
         #expect(
             c.rows == [
@@ -60,8 +60,35 @@ struct SerialChooserTests {
             ])
         // Two characters each the other's look-alike: still the latest frame's.
         var two = Settling(startedAt: .zero, voting: true)
-        two.add(["S/N: PF0BSL8U", "S/N: PFOBSL8U"].map { printed($0, line: 1) })
+        for line in ["S/N: PF0BSL8U", "S/N: PFOBSL8U"] { two.add([printed(line, line: 1)]) }
         #expect(two.printed.map(\.value) == ["S/N: PFOBSL8U"])
+    }
+
+    @Test("a line read again within one frame (sharpened, at another size) is one vote, its other readings kept as read")
+    func secondLooksKept() {
+        // One frame: the reader read the serial line, then read it twice more. The first reading
+        // is the frame's vote; the others are not frames of their own.
+        let frame =
+            [barcode("SZA5FMH6Y", "CODE-128")] + ["SERIAL ZA9FMH6Y", "SERIAL ZASFMH6Y", "SERIAL ZAQFMH6Y"].map { printed($0, line: 1) }
+        var settling = Settling(startedAt: .zero, voting: true)
+        settling.add(frame)
+        settling.add(frame)
+        #expect(settling.printed.map(\.frames) == [2])
+        #expect(settling.printed.map(\.value) == ["SERIAL ZA9FMH6Y"])
+        // A still picture, held for the window: the extractor is given what the frame read, and
+        // the chooser lists what the extractor makes of the picture's readings.
+        #expect(settling.readings.map(\.value) == frame.map(\.value))
+        var c = reading([frame, frame])
+        _ = c.handle(.clock(.seconds(1)))
+        #expect(c.rows.map(\.value) == SerialExtractor.candidates(from: frame).map(\.value))
+        #expect(c.rows.map(\.value).contains("ZA9FMH6Y"))
+        // Over frames, the latest frame's readings with each line's vote as the window settled it,
+        // then a barcode and a line only earlier frames read.
+        var window = Settling(startedAt: .zero, voting: true)
+        window.add([barcode("OLD-CODE-1", "CODE-128"), printed("S/N: PF0BSL8U", line: 1), printed("P/N: 5B20W86124", line: 2)])
+        window.add([printed("S/N: PF0BSL8U", line: 1)])
+        window.add([printed("S/N: PFOBSL8U", line: 1), printed("S/N: PFOB5L8U", line: 1)])
+        #expect(window.readings.map(\.value) == ["S/N: PF0BSL8U", "S/N: PFOB5L8U", "OLD-CODE-1", "P/N: 5B20W86124"])
     }
 
     @Test("a tilted label's table: the chooser pairs each keyword with the value along its row, as its words slope")
