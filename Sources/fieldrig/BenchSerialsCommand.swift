@@ -1,6 +1,8 @@
+import Companion
 import Foundation
 import Reader
 import Serials
+import Shell
 
 /// `fieldrig bench serials DIR`: how well the true serial makes the chooser's list.
 enum BenchSerialsCommand: Command {
@@ -76,7 +78,10 @@ enum BenchSerialsCommand: Command {
                 return
             }
             var tally = Tally(labels: 1)
-            let candidates = SerialExtractor.candidates(from: read.readings)
+            // The chooser's list for the picture held up for the settling window, as `fieldrig
+            // serial` shows it.
+            let candidates: [SerialCandidate]
+            if case .choosing(let rows, _) = SerialDriver.still(read.readings).phase { candidates = rows } else { candidates = [] }
             let values = candidates.map(\.value)
             let truth = label.sidecar.serial!
             tally.lengths = candidates.count
