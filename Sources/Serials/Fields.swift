@@ -429,7 +429,8 @@ enum Tokens {
     /// barcode first. On the development labels, as many planted F/E disagreements were hidden
     /// as prints were read E for F. The other look-alikes stay confusions: taking S for 9 or I, J
     /// and 1 out too showed no planted disagreement more there and six to eight more where none
-    /// was planted; the 3 for J and 9 for Q the rendered labels once showed no planted one either.
+    /// was planted; 3 for B, E or J and 9 for Q changed nothing there, and the rendered labels
+    /// that first showed them were misreadings.
     static let weakPairs: Set<String> = ["EF"]
 
     /// `confused`, leaving out `weakPairs`.
