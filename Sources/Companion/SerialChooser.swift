@@ -67,10 +67,15 @@ public struct SerialChooser: Sendable, Hashable {
     public var title: String? { if case .choosing = phase { Copy.chooserTitle } else { nil } }
     public var line: String? { if case .choosing = phase { Copy.chooserLine } else { nil } }
 
+    /// The candidates the chooser lists, in order; none until it is up.
+    public var candidates: [SerialCandidate] {
+        guard case .choosing(let candidates, _) = phase else { return [] }
+        return candidates
+    }
+
     /// The rows, as the person sees them.
     public var rows: [Row] {
-        guard case .choosing(let candidates, _) = phase else { return [] }
-        return candidates.map { candidate in
+        candidates.map { candidate in
             var detail = candidate.whereRead.joined(separator: " and ")
             if candidate.evidence == .agree { detail += ": they agree" }
             if !candidate.disagreesWith.isEmpty { detail += ": disagrees with \(candidate.disagreesWith.joined(separator: ", "))" }

@@ -80,8 +80,7 @@ enum BenchSerialsCommand: Command {
             var tally = Tally(labels: 1)
             // The chooser's list for the picture held up for the settling window, as `fieldrig
             // serial` shows it.
-            let candidates: [SerialCandidate]
-            if case .choosing(let rows, _) = SerialDriver.still(read.readings).phase { candidates = rows } else { candidates = [] }
+            let candidates = SerialDriver.still(read.readings).candidates
             let values = candidates.map(\.value)
             let truth = label.sidecar.serial!
             tally.lengths = candidates.count

@@ -55,14 +55,12 @@ enum SerialCommand: Command {
     }
 
     static func json(_ path: String, _ chooser: SerialChooser) -> String {
-        let candidates: [SerialCandidate]
-        if case .choosing(let rows, _) = chooser.phase { candidates = rows } else { candidates = [] }
-        return JSON.object([
+        JSON.object([
             ("file", .string(path)),
             (
                 "candidates",
                 .array(
-                    candidates.map {
+                    chooser.candidates.map {
                         .object([
                             ("value", .string($0.value)), ("where", .array($0.whereRead.map(JSON.string))),
                             ("evidence", .string($0.evidence.rawValue)),
