@@ -357,12 +357,13 @@ struct Pool {
             var matches = entries.filter {
                 $0.value.barcodeValue.map { Tokens.readAs(read, $0, alike: labelled ? Tokens.confusedStrongly : Tokens.confused) } == true
             }
-            // A print the same field as a barcode's exact value, a character from it, disagrees
-            // with it: it is not a second reading of that data (without its S) with a stray
-            // character besides ("WD-WMC4N7ULV1VJ" beside SD-WMC4N7ULV1VJ is not D-WMC4N7ULV1VJ
-            // with a W too many).
-            if entries.values.contains(where: { $0.exactBarcode && $0.barcodeValue.map { Tokens.sameField(read, $0) } == true }) {
-                matches = matches.filter { $0.value.exactBarcode }
+            // A print the same field as a barcode's value, a character from it, disagrees with
+            // it: it is not another reading of that data (without its S) with a stray character
+            // besides ("WD-WMC4N7ULV1VJ" beside SD-WMC4N7ULV1VJ is not D-WMC4N7ULV1VJ with a W
+            // too many; "FOC3817FM2N" beside SOC3817FM2N is not OC3817FM2N, in HP's format, with
+            // an F too many, whichever of the two readings the barcode's is first).
+            if entries.values.contains(where: { $0.fromBarcode && $0.barcodeValue.map { Tokens.sameField(read, $0) } == true }) {
+                matches = matches.filter { $0.value.barcodeValue?.count == read.count }
             }
             if matches.isEmpty, printed.sources.contains(.labelledText) {
                 matches = entries.filter { $0.value.exactBarcode && $0.value.barcodeValue.map { Tokens.partOf(read, $0) } == true }

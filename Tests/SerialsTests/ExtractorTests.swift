@@ -178,6 +178,12 @@ struct ExtractorTests {
         let wd = SerialExtractor.candidates([text("WD Blue 1TB", 1), text("SERIAL: WD-WMC4N7ULV1VJ", 2), code("SD-WMC4N7ULV1VJ")])
         #expect(Array(wd.map(\.value).prefix(2)) == ["WD-WMC4N7ULV1VJ", "SD-WMC4N7ULV1VJ"])
         #expect(wd.first?.disagreesWith == ["SD-WMC4N7ULV1VJ"])
+        // Nor where the barcode's value without its S is in a vendor's format and the whole is in
+        // none, so that the rest is the barcode's first reading (OC3817FM2N is in HP's).
+        let cisco = SerialExtractor.candidates([text("CISCO WS", 1), text("SER NO FOC3817FM2N", 2), code("SOC3817FM2N")])
+        #expect(cisco.first?.value == "FOC3817FM2N")
+        #expect(cisco.first?.disagreesWith == ["SOC3817FM2N"])
+        #expect(!cisco.contains { $0.evidence == .agree })
     }
 
     @Test(
