@@ -47,6 +47,22 @@ enum Layout {
                 taken.insert(i)
             }
         }
+        // So is a keyword read alone where another reading of the same ink has it with its value
+        // ("MODEL" over "MODEL EYG-0671L", the line read at another size): it has its value, and
+        // takes none from another row ("5207286608" under it is the value of the "SER. NO" after
+        // it).
+        for i in waiting.keys.sorted() where !waiting[i]!.caption {
+            let box = readings[i].box!
+            let keyword = readings[i].value.uppercased()
+            if texts.contains(where: { k in
+                guard k != i, waiting[k] == nil, let other = readings[k].box else { return false }
+                let line = readings[k].value.uppercased()
+                return line.hasPrefix(keyword + " ") && !Keywords.fields(in: line).contains { $0.value.isEmpty }
+                    && other.intersectionArea(box) * 2 > box.area
+            }) {
+                waiting[i] = nil
+            }
+        }
         let tilt = tilt(of: readings)
         // Same row first, best overlap first.
         var pairs: [(keyword: Int, value: Int, overlap: Double, gap: Int)] = []

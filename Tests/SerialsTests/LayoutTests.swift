@@ -118,6 +118,21 @@ struct LayoutTests {
         #expect(Layout.joined(two).map(\.value) == ["SN AB12CD34", "SN EF56GH78"])
     }
 
+    @Test("a keyword read alone where another reading of the same ink has its value takes no other line's value")
+    func keywordReadAloneAndWithValue() {
+        // Boxes as read off a motion-blurred nameplate: "MODEL" read alone and with its value;
+        // the serial under it is the value of the "SER. NO" printed after it.
+        let readings = [
+            boxed("MODEL", 5, 162, 240, 70, 13), boxed("MODEL EYG-0671L", 6, 161, 239, 196, 14), boxed("5207286608", 7, 163, 276, 147, 15),
+            boxed("SER. NO", 8, 353, 275, 86, 24), boxed("LOT 408597", 9, 163, 315, 138, 14), code("S5207286608"),
+        ]
+        #expect(Layout.joined(readings).map(\.value).contains("SER. NO 5207286608"))
+        #expect(SerialExtractor.candidates(readings).map(\.value) == ["5207286608"])
+        // Alone, the keyword still takes the value under it.
+        let alone = [boxed("MODEL", 1, 162, 240, 70, 13), boxed("EYG0671L", 2, 163, 276, 147, 15)]
+        #expect(Layout.joined(alone).map(\.value) == ["MODEL EYG0671L"])
+    }
+
     @Test("a lone mark beside a keyword is not its value: the value under it is")
     func loneMark() {
         // A speck read as "v" touching the keyword's box on its row.
