@@ -624,6 +624,11 @@ struct Pool {
         let base = Array(first?.value ?? value)
         let fives = String(base.indices.map { index in index > 0 && base[index] == "S" && open(index) ? "5" : base[index] })
         if !asDigits, fives != String(base) { readings.append((fives, (first.map { $0.how + ", " } ?? "") + "5 for S", false)) }
+        // An I may be a 1 as well as a J: offered last, with 1 for I, on the value as read (on
+        // 4212 development labels, two serials printed with a 1 there were read with an I and
+        // not offered; a row more in one list in 80).
+        let ones = String(value.enumerated().map { index, ch in open(index) && ch == "I" ? "1" : ch })
+        if !asDigits, ones != value, !readings.contains(where: { $0.value == ones }) { readings.append((ones, "1 for I", false)) }
         return readings
     }
 }
