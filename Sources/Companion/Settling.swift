@@ -17,6 +17,8 @@ public struct PrintedTrack: Sendable, Hashable {
     public private(set) var box: Box
     /// How the line slopes on the label, as its latest reading's words showed it.
     public private(set) var slope: Double?
+    /// Its rough slope, from words closer together (`Reading.roughSlope`).
+    public private(set) var roughSlope: Double?
     /// Its words OCR read a character of twice, in any frame, each read once (`Reading.readOnce`).
     public private(set) var readOnce: [String: String] = [:]
     public let place: String
@@ -51,6 +53,7 @@ public struct PrintedTrack: Sendable, Hashable {
         latest = chars
         box = reading.box
         slope = reading.slope
+        roughSlope = reading.roughSlope
         readOnce.merge(reading.readOnce) { first, _ in first }
         frames += 1
     }
@@ -142,7 +145,8 @@ public struct Settling: Sendable, Hashable {
     public var readings: [SerialReading] {
         func voted(_ track: PrintedTrack) -> SerialReading {
             SerialReading(
-                value: track.value, symbology: nil, place: track.place, box: track.box, slope: track.slope, readOnce: track.readOnce)
+                value: track.value, symbology: nil, place: track.place, box: track.box, slope: track.slope, roughSlope: track.roughSlope,
+                readOnce: track.readOnce)
         }
         var out = latest.map { item in item.vote ? voted(printed[item.track!]) : SerialReading(item.reading) }
         let latestCodes = Set(latest.filter { $0.reading.source.isBarcode }.map { [$0.reading.value, $0.reading.place] })

@@ -31,14 +31,21 @@ public struct Reading: Sendable, Hashable {
     /// heights apart (closer, a parenthesis or a descender moving a centre by a pixel or two
     /// tilts it too much) and of much the same height; nil for a barcode or a line of one word.
     /// A tilted word's box is wider and taller than the word, but its centre is the word's own.
-    public var slope: Double? {
+    public var slope: Double? { slope(apart: 4) }
+
+    /// The same measure from words closer together, at least two and a half word heights apart
+    /// ("REV: 32", "(SERIAL NO.)"): a pixel moved is more tilt, so it is only a rough one, for
+    /// a label on which no line shows its slope (`slope`).
+    public var roughSlope: Double? { slope(apart: 2.5) }
+
+    private func slope(apart: Double) -> Double? {
         guard let first = words.first, let last = words.last, words.count >= 2 else { return nil }
         let run = Double(last.box.x + last.box.maxX - first.box.x - first.box.maxX) / 2
         let rise = Double(last.box.y + last.box.maxY - first.box.y - first.box.maxY) / 2
         let height = Double(min(first.box.height, last.box.height))
         // A word half as tall again as the other was boxed with something else (a box cut by
         // the frame's edge, a rule under it): its centre is not the word's.
-        guard run >= 4 * height, run > 0, Double(max(first.box.height, last.box.height)) <= 1.5 * height else { return nil }
+        guard run >= apart * height, run > 0, Double(max(first.box.height, last.box.height)) <= 1.5 * height else { return nil }
         return rise / run
     }
 

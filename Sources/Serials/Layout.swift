@@ -230,12 +230,13 @@ enum Layout {
     static func tilt(of readings: [SerialReading]) -> Double {
         let barcodes = readings.filter(\.isBarcode).compactMap(\.box)
         let texts = readings.filter { !$0.isBarcode && $0.box != nil }
-        var slopes = texts.filter { line in
+        let clear = texts.filter { line in
             let box = line.box!
             return !barcodes.contains { bars in
                 bars.x < box.maxX && box.x < bars.maxX && box.maxY > bars.y - bars.height / 2 && box.y < bars.maxY + bars.height / 2
             }
-        }.compactMap(\.slope)
+        }
+        var slopes = clear.compactMap(\.slope)
         if slopes.isEmpty {
             // Columns of three lines or more, followed down from their top line (a label held
             // up to about eighteen degrees off level), each line drifting the same way: a pixel
@@ -269,9 +270,24 @@ enum Layout {
                 slopes.append(-Double(drift) / Double(bottom.y - top.y))
             }
         }
+        // Failing those too, the lines' rough slopes, where two lines or more show one and all
+        // slope the same way, by three degrees or more at the median (a level label's rough
+        // slopes are a pixel either way, both ways).
+        if slopes.isEmpty {
+            let rough = clear.compactMap(\.roughSlope).sorted()
+            if rough.count >= 2, rough.allSatisfy({ $0 > 0 }) || rough.allSatisfy({ $0 < 0 }),
+                abs(median(rough)) >= 0.05
+            {
+                slopes = rough
+            }
+        }
         slopes.sort()
         guard !slopes.isEmpty else { return 0 }
-        return (slopes[(slopes.count - 1) / 2] + slopes[slopes.count / 2]) / 2
+        return median(slopes)
+    }
+
+    private static func median(_ sorted: [Double]) -> Double {
+        (sorted[(sorted.count - 1) / 2] + sorted[sorted.count / 2]) / 2
     }
 
     /// How much two boxes' print shares a row, along the print's `tilt`: the overlap of the rows

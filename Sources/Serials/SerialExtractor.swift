@@ -27,18 +27,23 @@ public struct SerialReading: Sendable, Hashable {
     /// How its print slopes, in pixels down per pixel to the right, where its words show it (a
     /// tilted label): rows of a table are paired along it.
     public var slope: Double?
+    /// A rough slope, from words closer together (`Reading.roughSlope`): for a label on which no
+    /// line shows its slope.
+    public var roughSlope: Double?
     /// Its words that OCR read a character of twice, from the same ink, each with the word read
     /// once (`Word.readOnce`): "PF5QHU9ON": "PF5QHU9N".
     public var readOnce: [String: String]
 
     public init(
-        value: String, symbology: String?, place: String, box: Box? = nil, slope: Double? = nil, readOnce: [String: String] = [:]
+        value: String, symbology: String?, place: String, box: Box? = nil, slope: Double? = nil, roughSlope: Double? = nil,
+        readOnce: [String: String] = [:]
     ) {
         self.value = value
         self.symbology = symbology
         self.place = place
         self.box = box
         self.slope = slope
+        self.roughSlope = roughSlope
         self.readOnce = readOnce
     }
 
@@ -48,6 +53,7 @@ public struct SerialReading: Sendable, Hashable {
         place = reading.place
         box = reading.box
         slope = reading.slope
+        roughSlope = reading.roughSlope
         readOnce = reading.readOnce
     }
 

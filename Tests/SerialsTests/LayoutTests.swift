@@ -423,6 +423,37 @@ struct LayoutTests {
         #expect(Layout.tilt(of: centred) == 0)
     }
 
+    @Test("a tilted label whose lines are too short to show it and whose columns drift too steeply: its lines' rough slopes do")
+    func roughTilt() {
+        func word(_ text: String, _ x: Int, _ y: Int, _ width: Int, _ height: Int) -> Word {
+            Word(text: text, box: Box(x: x, y: y, width: width, height: height), confidence: 90)
+        }
+        func line(_ number: Int, _ box: Box, _ words: [Word]) -> SerialReading {
+            SerialReading(Reading(value: words.map(\.text).joined(separator: " "), source: .text(line: number), box: box, words: words))
+        }
+        // A Juniper label turned eleven degrees anticlockwise: the caption after the serial lies
+        // higher than it, the rows rising to the right.
+        let juniper = [
+            line(
+                1, Box(x: 325, y: 118, width: 320, height: 84), [word("Juniper", 325, 155, 127, 47), word("EX2300-24T", 465, 118, 180, 52)]),
+            line(
+                2, Box(x: 357, y: 172, width: 271, height: 67), [word("MAC:", 357, 211, 62, 28), word("3176E5AD6703", 438, 172, 190, 52)]),
+            line(3, Box(x: 397, y: 212, width: 206, height: 60), [word("WH3001233218", 397, 212, 206, 60)]),
+            line(4, Box(x: 690, y: 177, width: 148, height: 44), [word("(SERIAL", 690, 188, 89, 33), word("NO.)", 788, 177, 50, 26)]),
+            line(5, Box(x: 452, y: 266, width: 111, height: 37), [word("REV:", 452, 276, 60, 27), word("32", 531, 266, 32, 22)]),
+        ]
+        #expect(juniper.allSatisfy { $0.slope == nil })
+        #expect(Layout.tilt(of: juniper) < -0.15)
+        #expect(SerialExtractor.candidates(juniper).first?.value == "WH3001233218")
+        // Level print's rough slopes are a pixel either way, both ways: no tilt.
+        let level = [
+            line(1, Box(x: 100, y: 100, width: 150, height: 26), [word("REV:", 100, 101, 60, 25), word("32", 190, 100, 30, 24)]),
+            line(2, Box(x: 100, y: 150, width: 150, height: 26), [word("SN:", 100, 150, 60, 24), word("AB12", 180, 152, 80, 24)]),
+        ]
+        #expect(level.allSatisfy { $0.slope == nil && $0.roughSlope != nil })
+        #expect(Layout.tilt(of: level) == 0)
+    }
+
     @Test("a column goes from line to line: a title band twice as high does not reach past a row to the one under it")
     func columnSkipsNoLine() {
         // A Seagate table in slight perspective (rows rising a pixel in forty to the right),
