@@ -11,7 +11,8 @@
 /// it. Each value's line is used once; a line lying over it (the page read a second time, its
 /// print read another way) is the keyword's value too, the two in the order they were read
 /// unless one holds the other whole and more. Within one line, "VALUE (Serial No.)" names the
-/// value. A word OCR split into two boxes on one row is put together first.
+/// value. A word OCR split into two boxes on one row is put together first, and so is a keyword
+/// ("Serial" and "no.").
 enum Layout {
     static func joined(_ given: [SerialReading]) -> [SerialReading] {
         let readings = mended(given)
@@ -27,14 +28,31 @@ enum Layout {
                 waiting[i] = (value, false)
             }
         }
+        var taken = Set<Int>()
+        // A keyword OCR boxed in two on its row ("Serial" and "no.", a gap wider than a space
+        // between them) is one keyword: the second box is the rest of it, not its value.
+        for i in waiting.keys.sorted() where !waiting[i]!.caption {
+            let box = readings[i].box!
+            let rest = texts.first { j in
+                guard j != i, waiting[j] == nil, !taken.contains(j), let other = readings[j].box else { return false }
+                let gap = other.x - box.maxX
+                let down = min(box.maxY, other.maxY) - max(box.y, other.y)
+                return gap >= -box.height / 2 && gap <= 2 * max(box.height, other.height) && down * 2 >= min(box.height, other.height)
+                    && awaiting(waiting[i]!.keyword + " " + readings[j].value)
+            }
+            if let j = rest {
+                waiting[i]!.keyword += " " + readings[j].value
+                out[i].value = waiting[i]!.keyword
+                taken.insert(j)
+            }
+        }
         // A value has two letters or digits at least: a lone mark beside a keyword ("v", a
         // speck read as a letter) is not what it names.
         let values = texts.filter {
-            waiting[$0] == nil && Keywords.fields(in: readings[$0].value).first?.kind == Keywords.Kind.none
+            waiting[$0] == nil && !taken.contains($0) && Keywords.fields(in: readings[$0].value).first?.kind == Keywords.Kind.none
                 && readings[$0].value.filter { $0.isLetter || $0.isNumber }.count >= 2
         }
         var partner: [Int: Int] = [:]
-        var taken = Set<Int>()
         // A keyword read twice in one place (the page read a second time, the keyword alike and
         // its value not) is one keyword: the first takes the value and the other reading of it,
         // and the second goes.

@@ -120,9 +120,15 @@ struct ExtractorTests {
         // title: the code after the maker's name is the model all the same.
         let noisy = SerialExtractor.candidates([
             boxed("TSS i ea a Sa ae ea", 1, 154, 178, 855, 34), boxed("Juniper SRX345", 2, 217, 216, 219, 23),
-            boxed("Serial", 3, 216, 307, 80, 15), boxed("FN3982378129", 4, 369, 307, 166, 16), boxed("No:", 5, 313, 308, 36, 14),
+            boxed("FN3982378129", 4, 369, 307, 166, 16),
         ])
         #expect(noisy.map(\.value) == ["FN3982378129", "SRX345"], "\(noisy)")
+        // With its keyword boxed in two beside it ("Serial", "No:"), the serial is named: only it.
+        let named = SerialExtractor.candidates([
+            boxed("TSS i ea a Sa ae ea", 1, 154, 178, 855, 34), boxed("Juniper SRX345", 2, 217, 216, 219, 23),
+            boxed("Serial", 3, 216, 307, 80, 15), boxed("FN3982378129", 4, 369, 307, 166, 16), boxed("No:", 5, 313, 308, 36, 14),
+        ])
+        #expect(named.map(\.value) == ["FN3982378129"], "\(named)")
         // A code that merely follows a word is no model: "Part 5H3Y2K1Q" is not the title's.
         let word = SerialExtractor.candidates([boxed("ACME Rack", 1, 100, 50, 200, 24), boxed("Unit 5H3Y2K1Q", 2, 100, 120, 200, 24)])
         #expect(word.map(\.value) == ["5H3Y2K1Q"], "\(word)")

@@ -118,6 +118,23 @@ struct LayoutTests {
         #expect(Layout.joined(two).map(\.value) == ["SN AB12CD34", "SN EF56GH78"])
     }
 
+    @Test("a keyword OCR boxed in two on its row is one keyword: its second box is not its value")
+    func keywordInTwoBoxes() {
+        // A Supermicro label, its serial printed before the keyword, "Serial" and "no." boxed apart.
+        let readings = [
+            boxed("SUPERMICRO X11DPi-N", 1, 261, 81, 322, 19), boxed("Model: SYS-0957P-WFH", 2, 259, 134, 301, 16),
+            boxed("VM55CU48 1567", 3, 260, 172, 190, 20), boxed("Serial", 5, 527, 177, 81, 15), boxed("no.", 6, 624, 181, 36, 11),
+            boxed("REV: 1.02", 7, 259, 218, 133, 16), code("B9E9A597239E"),
+        ]
+        #expect(Layout.joined(readings).map(\.value).contains("Serial no. VM55CU48 1567"))
+        #expect(SerialExtractor.candidates(readings).first?.value == "VM55CU481567")
+        // A value beside a keyword is still its value.
+        #expect(
+            Layout.joined([boxed("Serial", 1, 100, 100, 81, 15), boxed("AB12CD34", 2, 200, 100, 120, 15)]).map(\.value) == [
+                "Serial AB12CD34"
+            ])
+    }
+
     @Test("a keyword read alone where another reading of the same ink has its value takes no other line's value")
     func keywordReadAloneAndWithValue() {
         // Boxes as read off a motion-blurred nameplate: "MODEL" read alone and with its value;
