@@ -15,7 +15,7 @@
 /// ("Serial" and "no.").
 enum Layout {
     static func joined(_ given: [SerialReading]) -> [SerialReading] {
-        let readings = mended(given)
+        let readings = mended(given, tilt: tilt(of: given))
         var out = readings
         let texts = readings.indices.filter { !readings[$0].isBarcode && readings[$0].box != nil }
         // The keyword lines waiting for a value, with the keyword as it is to be read.
@@ -208,11 +208,13 @@ enum Layout {
 
     /// `readings` with each word OCR split into two boxes put together again: a box that starts
     /// within a sixth of its height after another ends, on the same row ("G8WVZM7W8SJ" and "H",
-    /// three pixels apart at 21 high), continues it. A space between words is wider than that;
+    /// three pixels apart at 21 high), continues it; rows are followed along the print's `tilt`
+    /// (on a label ten degrees off level, the value of the row above ends beside the next row's
+    /// start, its box reaching down past that row's top). A space between words is wider than that;
     /// but a piece too short to be a value (three letters or digits, no keyword) followed within
     /// half its height by a code is the start of that code, split where OCR saw a space ("NT1"
     /// and "997478916").
-    static func mended(_ readings: [SerialReading]) -> [SerialReading] {
+    static func mended(_ readings: [SerialReading], tilt: Double = 0) -> [SerialReading] {
         func code(_ text: String) -> Bool {
             !text.isEmpty && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
                 && Keywords.fields(in: text).allSatisfy { $0.kind == .none }
@@ -224,10 +226,9 @@ enum Layout {
                 let j = out.indices.first(where: { j in
                     guard j != i, !dropped.contains(j), !out[j].isBarcode, let other = out[j].box else { return false }
                     let height = max(box.height, other.height)
-                    let overlap = min(box.maxY, other.maxY) - max(box.y, other.y)
                     let gap = other.x - box.maxX
                     let start = out[i].value.count <= 3 && code(out[i].value) && out[j].value.count >= 3 && code(out[j].value)
-                    return overlap * 3 >= min(box.height, other.height) * 2 && gap >= -1
+                    return rowOverlap(box, other, tilt: tilt) * 3 >= 2 && gap >= -1
                         && (gap * 6 <= height || start && gap * 2 <= height)
                 })
             {

@@ -346,6 +346,18 @@ struct LayoutTests {
             boxed("06", 4, 346, 140, 20, 20),
         ]
         #expect(Layout.mended(words).map(\.value) == ["SN", "ZA1B2C3D", "REV:", "06"])
+        // On a label ten degrees off level, the serial at the end of its keyword's row ends
+        // beside the next row's start, and its box reaches down past that row's top: rows are
+        // followed along the tilt, and the two are not one word.
+        let wd = [
+            boxed("WD Blue 1TB", 1, 285, 211, 231, 72), boxed("DCM: YDE2DWY1G9", 2, 275, 281, 326, 86),
+            boxed("Serial", 3, 263, 339, 89, 41),
+            boxed("WD-WMC4NHCF8Y6T", 4, 459, 377, 349, 89), boxed("R/N: B2JJPA", 5, 253, 397, 195, 61),
+            boxed("MDL: WD72EFRX-8Y891X", 6, 242, 456, 406, 100),
+        ]
+        #expect(Layout.tilt(of: wd) > 0.15)
+        #expect(Layout.mended(wd, tilt: Layout.tilt(of: wd)).count == wd.count)
+        #expect(SerialExtractor.candidates(wd).map(\.value) == ["WD-WMC4NHCF8Y6T"])
     }
 
     @Test("a quotation mark OCR read into a small keyword from a speck beside it does not hide the keyword")
