@@ -11,8 +11,8 @@
 /// it. Each value's line is used once; a line lying over it (the page read a second time, its
 /// print read another way) is the keyword's value too, the two in the order they were read
 /// unless one holds the other whole and more. Within one line, "VALUE (Serial No.)" names the
-/// value. A word OCR split into two boxes on one row is put together first, and so is a keyword
-/// ("Serial" and "no.").
+/// value, its closing parenthesis lost or not. A word OCR split into two boxes on one row is put
+/// together first, and so is a keyword ("Serial" and "no.").
 enum Layout {
     static func joined(_ given: [SerialReading]) -> [SerialReading] {
         let readings = mended(given, tilt: tilt(of: given))
@@ -194,6 +194,12 @@ enum Layout {
             let value: String
             if text.hasSuffix(")"), let open = text.lastIndex(of: "("), open > text.startIndex {
                 keyword = String(text[open...].dropFirst().dropLast())
+                value = text[..<open].trimmingCharacters(in: .whitespaces)
+            } else if let open = text.lastIndex(of: "("), open > text.startIndex, !text[open...].contains(")"),
+                awaiting(String(text[open...].dropFirst()))
+            {
+                // The closing parenthesis lost ("WD-WMC4NN26FXM8 (Serial").
+                keyword = String(text[open...].dropFirst())
                 value = text[..<open].trimmingCharacters(in: .whitespaces)
             } else if waiting[i] != nil, let split = trailingKeyword(text) {
                 (value, keyword) = split

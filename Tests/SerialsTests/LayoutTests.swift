@@ -204,6 +204,14 @@ struct LayoutTests {
         // A whole line ending in a parenthesis is no caption: its value stays its own.
         #expect(Layout.caption("WD-WCC4N1234567 (SN)") == nil)
         #expect(Layout.caption("(Serial") == "Serial")
+        // Read as one line with its value, the caption without its closing parenthesis names the
+        // value before it all the same.
+        let wd = [
+            boxed("WD Red Plus 4TB", 1, 357, 141, 312, 30), boxed("WD-WMC4NN26FXM8 (Serial", 2, 356, 266, 469, 32),
+            boxed("MDL: WD63EFRX-A7XEY2", 3, 358, 323, 404, 27),
+        ]
+        #expect(Layout.joined(wd).map(\.value).contains("Serial WD-WMC4NN26FXM8"))
+        #expect(SerialExtractor.candidates(wd).map(\.value) == ["WD-WMC4NN26FXM8"])
     }
 
     @Test("a value and the keyword after it that OCR took for one line: the keyword names the value; a line with more before it is not one")
