@@ -56,12 +56,18 @@ public final class MatrixCodeReader {
     /// DataMatrix on a label with nothing else to read), which zxing-cpp 1.4 does not find in the
     /// whole frame nor in its tiles unless the code is near the middle of what it is given.
     ///
-    /// The frame is cut into 8-pixel cells; a cell is busy when its darkest and lightest pixels
-    /// are far apart. Busy cells joined side by side make a patch; a patch at least three cells
+    /// The frame is cut into 8-pixel cells (failing those, 16-pixel ones); a cell is busy when
+    /// its darkest and lightest pixels are far apart. Busy cells joined side by side make a patch; a patch at least three cells
     /// each way, no more than five times as long as it is high, and mostly busy, is looked at,
     /// the largest first, eight at most.
     public func readAroundDensePatches(_ frame: Frame) -> [BarcodeSymbol] {
-        let cell = 8
+        let found = readAroundDensePatches(frame, cell: 8)
+        // A code of large modules (ten pixels and more) has whole cells of one module, dark or
+        // light: in cells twice as large it is one dense patch again.
+        return found.isEmpty ? readAroundDensePatches(frame, cell: 16) : found
+    }
+
+    private func readAroundDensePatches(_ frame: Frame, cell: Int) -> [BarcodeSymbol] {
         let columns = frame.width / cell
         let rows = frame.height / cell
         guard columns >= 3, rows >= 3 else { return [] }

@@ -4,8 +4,8 @@ import Testing
 
 @testable import Reader
 
-/// The fixtures in Devices/codes (2-D, reverse video, a DataMatrix only found in a tile, one only
-/// found round its patch of contrast, linear codes zbar misses, and DataBar), each with what it
+/// The fixtures in Devices/codes (2-D, reverse video, a DataMatrix only found in a tile, two only
+/// found round their patch of contrast, linear codes zbar misses, and DataBar), each with what it
 /// must read as.
 let codeFixtures: [String] = {
     let folder = "\(root)/Devices/codes"
@@ -17,7 +17,7 @@ let codeFixtures: [String] = {
 struct MatrixCodeTests {
     @Test("there is a fixture for each 2-D symbology, an ISO/IEC 15434 envelope, reverse video, linear codes zbar misses, and DataBar")
     func fixturesPresent() {
-        #expect(codeFixtures.count == 14, "\(codeFixtures)")
+        #expect(codeFixtures.count == 15, "\(codeFixtures)")
     }
 
     @Test("each fixture reads as its expected symbology and value, once", arguments: codeFixtures)
@@ -88,6 +88,21 @@ struct MatrixCodeTests {
             found.first.map { abs($0.box.x - 310) < 12 && abs($0.box.y - 252) < 12 && $0.box.width > 180 } == true, "\(found.map(\.box))")
         // A frame of even gray has no patch to look round.
         #expect(matrix.readAroundDensePatches(Frame(width: 640, height: 480, bytes: [UInt8](repeating: 128, count: 640 * 480))).isEmpty)
+    }
+
+    @Test("a rectangular DataMatrix of large modules alone on a label is found round its patch of contrast in larger cells")
+    func largeModuleDataMatrix() throws {
+        // Rendered by Devices/serial-corpus/generate (an Apple label, its code's modules ten
+        // pixels): in 8-pixel cells the code is patches of cells within one module, none
+        // mostly busy; in 16-pixel cells it is one patch.
+        let frame = try ImageFile.load("\(root)/Devices/codes/large-module-datamatrix.png")
+        let matrix = MatrixCodeReader()
+        #expect(matrix.read(frame).isEmpty)
+        #expect(matrix.readDataMatrixInTiles(frame).isEmpty)
+        let found = matrix.readAroundDensePatches(frame)
+        #expect(found.map(\.value) == ["FVFU8WTF9TA5"])
+        #expect(
+            found.first.map { abs($0.box.x - 322) < 12 && abs($0.box.y - 208) < 12 && $0.box.width > 300 } == true, "\(found.map(\.box))")
     }
 
     @Test("zxing-cpp's format names become zbar's, so a reading has one shape whichever engine read it")
