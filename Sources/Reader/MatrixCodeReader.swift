@@ -57,9 +57,9 @@ public final class MatrixCodeReader {
     /// whole frame nor in its tiles unless the code is near the middle of what it is given.
     ///
     /// The frame is cut into 8-pixel cells (failing those, 16-pixel ones); a cell is busy when
-    /// its darkest and lightest pixels are far apart. Busy cells joined side by side make a patch; a patch at least three cells
-    /// each way, no more than five times as long as it is high, and mostly busy, is looked at,
-    /// the largest first, eight at most.
+    /// its darkest and lightest pixels are far apart. Busy cells joined side by side make a
+    /// patch; a patch at least three cells each way, no more than five times as long as it is
+    /// high, and mostly busy, is looked at, the largest first, eight at most.
     public func readAroundDensePatches(_ frame: Frame) -> [BarcodeSymbol] {
         let found = readAroundDensePatches(frame, cell: 8)
         // A code of large modules (ten pixels and more) has whole cells of one module, dark or

@@ -1,18 +1,18 @@
 /// Where a label puts a value relative to its keyword, read from the boxes: the printed lines
 /// rebuilt so that each keyword line carries its value, whichever box the value was printed in.
 ///
-/// A line whose last keyword has no value after it ("Service Tag (S/N):" at the end of a table
-/// row, or alone above its value) takes a printed line that starts with a value: first on the
-/// same row, to its right (a keyword in parentheses, a caption, to its left: "WD-WCC4N1234567
-/// (SN)", or to its right where it heads a table row: "(21) WHM82642"); rows are matched by how much they overlap, so a value column set a few pixels higher
-/// or lower than its label column (read by OCR before it, or drifting on a tilted label) still
-/// pairs with its own row and not the next; on a tilted label rows are followed along the tilt
-/// its lines' words (or its columns) show; failing that, the line just under it, starting near
-/// it. Each value's line is used once; a line lying over it (the page read a second time, its
-/// print read another way) is the keyword's value too, the two in the order they were read
-/// unless one holds the other whole and more. Within one line, "VALUE (Serial No.)" names the
-/// value, its closing parenthesis lost or not. A word OCR split into two boxes on one row is put
-/// together first, and so is a keyword ("Serial" and "no.").
+/// A line whose last keyword has no value after it ("Service Tag (S/N):" at the end of a table row,
+/// or alone above its value) takes a printed line that starts with a value: first on the same row,
+/// to its right (a keyword in parentheses, a caption, to its left: "WD-WCC4N1234567 (SN)", or to
+/// its right where it heads a table row: "(21) WHM82642"); rows are matched by how much they
+/// overlap, so a value column set a few pixels higher or lower than its label column (read by OCR
+/// before it, or drifting on a tilted label) still pairs with its own row and not the next; on a
+/// tilted label rows are followed along the tilt its lines' words (or its columns) show; failing
+/// that, the line just under it, starting near it. Each value's line is used once; a line lying
+/// over it (the page read a second time, its print read another way) is the keyword's value too,
+/// the two in the order they were read unless one holds the other whole and more. Within one line,
+/// "VALUE (Serial No.)" names the value, its closing parenthesis lost or not. A word OCR split into
+/// two boxes on one row is put together first, and so is a keyword ("Serial" and "no.").
 enum Layout {
     static func joined(_ given: [SerialReading]) -> [SerialReading] {
         let readings = mended(given, tilt: tilt(of: given))
@@ -216,10 +216,10 @@ enum Layout {
     /// within a sixth of its height after another ends, on the same row ("G8WVZM7W8SJ" and "H",
     /// three pixels apart at 21 high), continues it; rows are followed along the print's `tilt`
     /// (on a label ten degrees off level, the value of the row above ends beside the next row's
-    /// start, its box reaching down past that row's top). A space between words is wider than that;
-    /// but a piece too short to be a value (three letters or digits, no keyword) followed within
-    /// half its height by a code is the start of that code, split where OCR saw a space ("NT1"
-    /// and "997478916").
+    /// start, its box reaching down past that row's top). A space between words is wider than
+    /// that; but a piece too short to be a value (three letters or digits, no keyword) followed
+    /// within half its height by a code is the start of that code, split where OCR saw a space
+    /// ("NT1" and "997478916").
     static func mended(_ readings: [SerialReading], tilt: Double = 0) -> [SerialReading] {
         func code(_ text: String) -> Bool {
             !text.isEmpty && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
