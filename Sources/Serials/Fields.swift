@@ -44,21 +44,26 @@ enum Keywords {
         // A colon blurred or dimmed is read as a hyphen ("Date Code-").
         while let last = t.last, ":.#,;-".contains(last) || quotes.contains(last) { t.removeLast() }
         while let first = t.first, quotes.contains(first) { t.removeFirst() }
-        return garbledSerial(t) ? "SERIAL" : t
+        return garbleable.first { garbled(t, as: $0) } ?? t
     }
 
-    /// Whether `word` is "SERIAL" with one letter OCR lost or misread ("SERAL", "SERIAI"): the
-    /// commonest keyword, and long enough that a word one letter from it is no other.
-    static func garbledSerial(_ word: String) -> Bool {
+    /// Keyword words long enough that a word one letter from one is no other word: "SERIAL", the
+    /// commonest, and "EXPRESS" of a Dell label's Express Service Code ("Exoress", its p blurred).
+    static let garbleable = ["SERIAL", "EXPRESS"]
+
+    /// Whether `word` is "SERIAL" with one letter OCR lost or misread ("SERAL", "SERIAI").
+    static func garbledSerial(_ word: String) -> Bool { garbled(word, as: "SERIAL") }
+
+    /// Whether `word` is `keyword` (a word of letters) with one letter OCR lost or misread.
+    static func garbled(_ word: String, as keyword: String) -> Bool {
         // Every token of every line comes here: most are ruled out by their length alone.
-        guard word.count == 5 || word.count == 6, word != "SERIAL" else { return false }
-        let serial = Array("SERIAL")
+        guard word.count == keyword.count || word.count == keyword.count - 1, word != keyword else { return false }
+        let target = Array(keyword)
         let chars = Array(word)
         guard chars.allSatisfy({ $0.isLetter }) else { return false }
-        if chars.count == serial.count { return zip(chars, serial).filter { $0 != $1 }.count == 1 }
-        guard chars.count == serial.count - 1 else { return false }
-        return serial.indices.contains { k in
-            var rest = serial
+        if chars.count == target.count { return zip(chars, target).filter { $0 != $1 }.count == 1 }
+        return target.indices.contains { k in
+            var rest = target
             rest.remove(at: k)
             return rest == chars
         }

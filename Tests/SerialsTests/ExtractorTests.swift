@@ -348,6 +348,16 @@ struct ExtractorTests {
             #expect(!Keywords.garbledSerial(word), "\(word)")
         }
         #expect(Keywords.fields(in: "SERIES 7000 X4").map(\.kind) == [.none])
+        // So is "Express" of the Express Service Code, whose code proves a misread service tag.
+        for word in ["EXORESS", "EXPRES", "XPRESS", "EKPRESS"] { #expect(Keywords.garbled(word, as: "EXPRESS"), "\(word)") }
+        for word in ["EXPRESS", "EXPRESSES", "PRESS", "EXPOSES"] { #expect(!Keywords.garbled(word, as: "EXPRESS"), "\(word)") }
+        let dell = SerialExtractor.candidates([
+            text("DELL PowerEdge R658", 1), text("TMKS406", 2), text("(Svc Tag)", 3), text("Exoress Service Code: 64491847926", 4),
+            code("TMSS4C6"),
+        ])
+        // The print, a character from the code's tag, is that tag, and disagrees with the barcode.
+        #expect(dell.first?.value == "TMKS4C6", "\(dell.map(\.value))")
+        #expect(dell.first?.disagreesWith == ["TMSS4C6"])
     }
 
     @Test("a word in lower case with no digit is no value: OCR's reading of a dark band holding \"SN\"")
