@@ -204,10 +204,8 @@ public enum SerialExtractor {
         var found = pool.result(expressServiceCodes: escs, formats: decisive, makersFormats: makersFormats)
         // A Dell label's Express Service Code is its service tag in base 36: where no candidate
         // is that tag (OCR lost the tag, or misread it past mending), the code's own tag is one,
-        // read from the code's line. A label has one code: where one reading of it proves a
-        // candidate, the others are that code misread, and their tags are no candidates.
-        let proven = escs.contains { esc in found.contains { Tokens.base36($0.value) == esc } }
-        for (esc, place) in zip(escs, escPlaces) where !proven {
+        // read from the code's line.
+        for (esc, place) in zip(escs, escPlaces) {
             guard let tag = Tokens.tag(ofESC: esc), !found.contains(where: { Tokens.base36($0.value) == esc }) else { continue }
             found.append(
                 SerialCandidate(value: tag, whereRead: [place + " (the Express Service Code)"], evidence: .text, disagreesWith: []))

@@ -502,13 +502,6 @@ struct ExtractorTests {
             text("S/N. CE29Y2F", 1), text("Express Service Code:", 2), text("Express Service Code: 27636865719", 3), code("CP29Y6F"),
         ])
         #expect(twice.map(\.value) == ["CP29Y2F", "CP29Y6F"])
-        // The code read again another way (its tag TMKS3VI) beside the reading that proves the
-        // print is that code misread: its tag is no candidate.
-        let misread = SerialExtractor.candidates([
-            text("DELL PowerEdge R658", 1), text("TMKS406", 2), text("Express Service Code: 64491847326", 3),
-            text("Express Service Code: 64491847926", 4), code("TMSS4C6"),
-        ])
-        #expect(misread.map(\.value) == ["TMKS4C6", "TMSS4C6"])
         #expect(twice.first?.disagreesWith == ["CP29Y6F"])
     }
 
