@@ -51,10 +51,8 @@ enum Keywords {
     /// commonest, and "EXPRESS" of a Dell label's Express Service Code ("Exoress", its p blurred).
     static let garbleable = ["SERIAL", "EXPRESS"]
 
-    /// Whether `word` is "SERIAL" with one letter OCR lost or misread ("SERAL", "SERIAI").
-    static func garbledSerial(_ word: String) -> Bool { garbled(word, as: "SERIAL") }
-
-    /// Whether `word` is `keyword` (a word of letters) with one letter OCR lost or misread.
+    /// Whether `word` is `keyword` (a word of letters) with one letter OCR lost or misread
+    /// ("SERAL", "SERIAI" for "SERIAL").
     static func garbled(_ word: String, as keyword: String) -> Bool {
         // Every token of every line comes here: most are ruled out by their length alone.
         guard word.count == keyword.count || word.count == keyword.count - 1, word != keyword else { return false }

@@ -36,8 +36,7 @@ enum Layout {
             let rest = texts.first { j in
                 guard j != i, waiting[j] == nil, !taken.contains(j), let other = readings[j].box else { return false }
                 let gap = other.x - box.maxX
-                let down = min(box.maxY, other.maxY) - max(box.y, other.y)
-                return gap >= -box.height / 2 && gap <= 2 * max(box.height, other.height) && down * 2 >= min(box.height, other.height)
+                return gap >= -box.height / 2 && gap <= 2 * max(box.height, other.height) && rowOverlap(box, other, tilt: 0) * 2 >= 1
                     && awaiting(waiting[i]!.keyword + " " + readings[j].value)
             }
             if let j = rest {
@@ -192,14 +191,12 @@ enum Layout {
             let text = out[i].value
             let keyword: String
             let value: String
-            if text.hasSuffix(")"), let open = text.lastIndex(of: "("), open > text.startIndex {
-                keyword = String(text[open...].dropFirst().dropLast())
-                value = text[..<open].trimmingCharacters(in: .whitespaces)
-            } else if let open = text.lastIndex(of: "("), open > text.startIndex, !text[open...].contains(")"),
-                awaiting(String(text[open...].dropFirst()))
+            if let open = text.lastIndex(of: "("), open > text.startIndex,
+                case let inner = String(text[open...].dropFirst()),
+                // The closing parenthesis may be lost ("WD-WMC4NN26FXM8 (Serial").
+                text.hasSuffix(")") || !inner.contains(")") && awaiting(inner)
             {
-                // The closing parenthesis lost ("WD-WMC4NN26FXM8 (Serial").
-                keyword = String(text[open...].dropFirst())
+                keyword = text.hasSuffix(")") ? String(inner.dropLast()) : inner
                 value = text[..<open].trimmingCharacters(in: .whitespaces)
             } else if waiting[i] != nil, let split = trailingKeyword(text) {
                 (value, keyword) = split

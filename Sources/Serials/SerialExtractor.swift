@@ -371,7 +371,7 @@ struct Pool {
             if entries.values.contains(where: { $0.fromBarcode && $0.barcodeValue.map { Tokens.sameField(read, $0) } == true }) {
                 matches = matches.filter { $0.value.barcodeValue?.count == read.count }
             }
-            if matches.isEmpty, printed.sources.contains(.labelledText) {
+            if matches.isEmpty, labelled {
                 matches = entries.filter { $0.value.exactBarcode && $0.value.barcodeValue.map { Tokens.partOf(read, $0) } == true }
             }
             guard matches.count == 1, let target = matches.first else { continue }

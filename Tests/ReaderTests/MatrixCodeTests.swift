@@ -74,35 +74,45 @@ struct MatrixCodeTests {
         #expect(tiled.first.map { $0.box.x < 640 && $0.box.width > 100 && $0.box.width < 200 } == true, "\(tiled.map(\.box))")
     }
 
-    @Test("a small rectangular DataMatrix alone on a label, missed whole and in tiles, is found round its patch of contrast")
-    func dataMatrixAroundPatch() throws {
-        // Rendered by Devices/serial-corpus/generate (an Apple label, small in the picture).
-        let frame = try ImageFile.load("\(root)/Devices/codes/small-rect-datamatrix.png")
-        let matrix = MatrixCodeReader()
-        #expect(matrix.read(frame).isEmpty)
-        #expect(matrix.readDataMatrixInTiles(frame).isEmpty)
-        let found = matrix.readAroundDensePatches(frame)
-        #expect(found.map(\.value) == ["C02U7EXWDP8Y"])
-        // In the frame's own pixels, round the code (at 310,252, 198 by 48).
-        #expect(
-            found.first.map { abs($0.box.x - 310) < 12 && abs($0.box.y - 252) < 12 && $0.box.width > 180 } == true, "\(found.map(\.box))")
-        // A frame of even gray has no patch to look round.
-        #expect(matrix.readAroundDensePatches(Frame(width: 640, height: 480, bytes: [UInt8](repeating: 128, count: 640 * 480))).isEmpty)
+    /// A DataMatrix alone on a label that zxing-cpp misses whole and in tiles: its fixture, its
+    /// value, and where it is in the frame (x, y, and at least how wide).
+    struct LoneCode: Sendable, CustomTestStringConvertible {
+        var fixture: String
+        var value: String
+        var x: Int
+        var y: Int
+        var width: Int
+        var testDescription: String { fixture }
     }
 
-    @Test("a rectangular DataMatrix of large modules alone on a label is found round its patch of contrast in larger cells")
-    func largeModuleDataMatrix() throws {
-        // Rendered by Devices/serial-corpus/generate (an Apple label, its code's modules ten
-        // pixels): in 8-pixel cells the code is patches of cells within one module, none
-        // mostly busy; in 16-pixel cells it is one patch.
-        let frame = try ImageFile.load("\(root)/Devices/codes/large-module-datamatrix.png")
+    @Test(
+        "a rectangular DataMatrix alone on a label, missed whole and in tiles, is found round its patch of contrast",
+        arguments: [
+            // Rendered by Devices/serial-corpus/generate: an Apple label, small in the picture
+            // (the code at 310,252, 198 by 48).
+            LoneCode(fixture: "small-rect-datamatrix", value: "C02U7EXWDP8Y", x: 310, y: 252, width: 180),
+            // An Apple label whose code's modules are ten pixels: in 8-pixel cells the code is
+            // patches of cells within one module, none mostly busy; in 16-pixel cells it is one.
+            LoneCode(fixture: "large-module-datamatrix", value: "FVFU8WTF9TA5", x: 322, y: 208, width: 300),
+        ])
+    func dataMatrixAroundPatch(code: LoneCode) throws {
+        let frame = try ImageFile.load("\(root)/Devices/codes/\(code.fixture).png")
         let matrix = MatrixCodeReader()
         #expect(matrix.read(frame).isEmpty)
         #expect(matrix.readDataMatrixInTiles(frame).isEmpty)
         let found = matrix.readAroundDensePatches(frame)
-        #expect(found.map(\.value) == ["FVFU8WTF9TA5"])
+        #expect(found.map(\.value) == [code.value])
+        // In the frame's own pixels, round the code.
         #expect(
-            found.first.map { abs($0.box.x - 322) < 12 && abs($0.box.y - 208) < 12 && $0.box.width > 300 } == true, "\(found.map(\.box))")
+            found.first.map { abs($0.box.x - code.x) < 12 && abs($0.box.y - code.y) < 12 && $0.box.width > code.width } == true,
+            "\(found.map(\.box))")
+    }
+
+    @Test("a frame of even gray has no patch of contrast to look round")
+    func noPatch() {
+        #expect(
+            MatrixCodeReader().readAroundDensePatches(Frame(width: 640, height: 480, bytes: [UInt8](repeating: 128, count: 640 * 480)))
+                .isEmpty)
     }
 
     @Test("zxing-cpp's format names become zbar's, so a reading has one shape whichever engine read it")
