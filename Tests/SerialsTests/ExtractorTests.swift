@@ -262,6 +262,21 @@ struct ExtractorTests {
         #expect(line.map(\.value) == ["G8WNFT0Q24WK"] && line.first?.evidence == .agree, "\(line)")
     }
 
+    @Test("a print disagreeing with its barcode: beside a difference no look-alike explains, the rarer look-alikes are mended")
+    func misreadLookAlikesMended() {
+        // Printed 73764397 beside a barcode of 03764397, read with 1 for 7: the 7 first is the
+        // difference, the 1 OCR's; shown as printed.
+        let c = SerialExtractor.candidates([text("Asset nameplate", 1), text("S/N: 73164397", 2), code("03764397")])
+        #expect(c.map(\.value).sorted() == ["03764397", "73764397"], "\(c)")
+        #expect(c.first { $0.value == "73764397" }?.disagreesWith == ["03764397"])
+        // Dell's tag printed YZ4M5QD, read with N for M, beside a barcode of YZ4M8QD.
+        let dell = SerialExtractor.candidates([text("DELL PowerEdge R650", 1), text("S/N: YZ4N5QD", 2), code("YZ4M8QD")])
+        #expect(dell.first { $0.value == "YZ4M5QD" }?.disagreesWith == ["YZ4M8QD"], "\(dell)")
+        // A rarer look-alike that is the only difference is the difference: kept as read.
+        let kept = SerialExtractor.candidates([text("S/N: 03164397", 2), code("03764397")])
+        #expect(kept.first { $0.value == "03164397" }?.disagreesWith == ["03764397"], "\(kept)")
+    }
+
     @Test("an S data identifier before a serial the print names with one character different: one field, shown disagreeing")
     func sPrefixDisagreeing() {
         let candidates = SerialExtractor.candidates([text("S/N: JAE7208W0G3", 1), code("SJAW7208W0G3")])
