@@ -423,7 +423,7 @@ enum Tokens {
     ])
 
     static func confused(_ a: Character, _ b: Character) -> Bool {
-        a == b || confusedPairs.contains(String([a, b])) || confusedPairs.contains(String([b, a]))
+        a == b || pair(a, b, in: confusedPairs)
     }
 
     /// Look-alikes OCR makes that a real difference is as likely to be: E for F (a bar lost or
@@ -448,12 +448,17 @@ enum Tokens {
 
     /// Whether `a` and `b` are among `misreadPairs`.
     static func misread(_ a: Character, _ b: Character) -> Bool {
-        misreadPairs.contains(String([a, b])) || misreadPairs.contains(String([b, a]))
+        pair(a, b, in: misreadPairs)
     }
 
     /// `confused`, leaving out `weakPairs`.
     static func confusedStrongly(_ a: Character, _ b: Character) -> Bool {
-        confused(a, b) && !weakPairs.contains(String([a, b])) && !weakPairs.contains(String([b, a]))
+        confused(a, b) && !pair(a, b, in: weakPairs)
+    }
+
+    /// Whether `a` and `b`, in either order, are one of `pairs`.
+    static func pair(_ a: Character, _ b: Character, in pairs: Set<String>) -> Bool {
+        pairs.contains(String([a, b])) || pairs.contains(String([b, a]))
     }
 
     /// Whether OCR reading `exact` (a barcode's value) could have printed `read`: the same

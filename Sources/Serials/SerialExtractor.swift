@@ -503,11 +503,11 @@ struct Pool {
                     let weakOnly =
                         printed.count == exact.count && zip(printed, exact).allSatisfy { Tokens.confused($0, $1) }
                         && !zip(printed, exact).allSatisfy { Tokens.confusedStrongly($0, $1) }
-                    // Beside a difference no look-alike explains, the rarer look-alikes are OCR's
-                    // too (`Tokens.misreadPairs`): "YZ4N5QD" beside YZ4M8QD is YZ4M5QD.
-                    let unexplained = zip(printed, exact).contains { !Tokens.confused($0, $1) && !Tokens.misread($0, $1) }
                     // An O where the barcode has a digit is the print's 0 (the position holds digits).
                     if printed.count == exact.count {
+                        // Beside a difference no look-alike explains, the rarer look-alikes are
+                        // OCR's too (`Tokens.misreadPairs`): "YZ4N5QD" beside YZ4M8QD is YZ4M5QD.
+                        let unexplained = zip(printed, exact).contains { !Tokens.confused($0, $1) && !Tokens.misread($0, $1) }
                         ranked[i].candidate.value = String(
                             zip(printed, exact).map { (p: Character, e: Character) -> Character in
                                 let alike =
