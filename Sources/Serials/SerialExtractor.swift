@@ -314,6 +314,8 @@ struct Pool {
         /// (the page read again, a row at another size: "Q35Q10D" beside "Q35010D" read first),
         /// or made of a reading another way (the other of two characters read twice taken out).
         var otherTexts: [(value: String, place: String)] = []
+        /// Where `textValue` was read.
+        var textPlace: String?
         /// Whether the value joins a barcode's only where the two are the same (OCR folding
         /// aside): a second reading of print that is not evidence of agreeing any further.
         var exactOnly = false
@@ -340,13 +342,33 @@ struct Pool {
             entry.barcodeValue = entry.barcodeValue ?? value
         } else {
             if let first = entry.textValue, first != value, !entry.otherTexts.contains(where: { $0.value == value }) {
-                entry.otherTexts.append((value, place))
+                if Self.fiveForS(value, over: first) {
+                    entry.otherTexts.insert((first, entry.textPlace ?? place), at: 0)
+                    entry.textValue = value
+                    entry.textPlace = place
+                } else {
+                    entry.otherTexts.append((value, place))
+                }
             }
-            entry.textValue = entry.textValue ?? value
+            if entry.textValue == nil {
+                entry.textValue = value
+                entry.textPlace = place
+            }
         }
         if !entry.places.contains(place) { entry.places.append(place) }
         entry.sources.insert(source)
         entries[key] = entry
+    }
+
+    /// Whether `value`, another reading of the print read first as `first`, differs from it only
+    /// by a 5 where the first has an S: then it is the value, and the first another reading of
+    /// it. OCR reads a printed 5 as S far more often than an S as 5 (on the development labels,
+    /// where two readings of one printed serial differ only so, the 5 was printed 57 times of
+    /// 62), which is why a print's S is offered as 5 too.
+    static func fiveForS(_ value: String, over first: String) -> Bool {
+        guard value.count == first.count else { return false }
+        let diffs = zip(value, first).filter { $0 != $1 }
+        return !diffs.isEmpty && diffs.allSatisfy { $0 == "5" && $1 == "S" }
     }
 
     /// A printed value that OCR could have made of a barcode's exact value joins it: one value,
@@ -376,7 +398,10 @@ struct Pool {
             }
             guard matches.count == 1, let target = matches.first else { continue }
             var entry = target.value
-            entry.textValue = entry.textValue ?? printed.textValue
+            if entry.textValue == nil {
+                entry.textValue = printed.textValue
+                entry.textPlace = printed.textPlace
+            }
             for place in printed.places where !entry.places.contains(place) { entry.places.append(place) }
             entry.sources.formUnion(printed.sources)
             entry.order = min(entry.order, printed.order)
@@ -567,9 +592,10 @@ struct Pool {
                     variant: reading.first ? -1 : n + 1)
             }
             // Where the print was read more than once and the readings differ only by OCR's
-            // confusions, they merge as one value and the first reading is the value; the others
-            // are offered after its second readings, in the order read: on 2808 development
-            // labels, six serials were read right only there ("Q35Q10D" read "Q35010D" first).
+            // confusions, they merge as one value and the first reading is the value (unless a
+            // later one reads a 5 for its S: `Pool.fiveForS`); the others are offered after its
+            // second readings, in the order read: on 2808 development labels, six serials were
+            // read right only there ("Q35Q10D" read "Q35010D" first).
             // A value the extractor made of a reading already says how ("a character read twice
             // taken out").
             for (n, other) in item.otherTexts.enumerated() {

@@ -873,6 +873,30 @@ struct ConfusionTests {
         // Backed by a barcode, the barcode's exact text is the value, and no other reading is offered.
         #expect(
             SerialExtractor.candidates([text("S/N: Q35010D", 1), text("S/N: Q35Q10D", 2), code("Q35Q10D")]).map(\.value) == ["Q35Q10D"])
+    }
+
+    @Test("a print read twice, the later reading a 5 where the first read S: the 5 is the value, the S offered after it")
+    func fiveReadForS() {
+        // Read off an iPad label: the page read again took the S OCR made of a 5 for the 5 it is.
+        let apple = SerialExtractor.candidates([text("S/N#: DMPG1VSQ7VTT", 1), text("S/N#: DMPG1V5Q7VTT", 2)])
+        #expect(apple.map(\.value) == ["DMPG1V5Q7VTT", "DMPG1VSQ7VTT"])
+        #expect(apple.first?.whereRead == ["printed line 1", "printed line 2"])
+        #expect(apple.last?.whereRead == ["printed line 1 (read another way)"])
+        // Only a 5 for an S: the S another reading has where the first read a 5 stays second, and
+        // so does a reading with an S for one S and anything else besides.
+        #expect(
+            SerialExtractor.candidates([text("S/N#: DMPG1V5Q7VTT", 1), text("S/N#: DMPG1VSQ7VTT", 2)]).map(\.value) == [
+                "DMPG1V5Q7VTT", "DMPG1VSQ7VTT",
+            ])
+        #expect(
+            SerialExtractor.candidates([text("SN: ZLSRNFV8", 1), text("SN: ZL5RNFVB", 2)]).map(\.value) == [
+                "ZLSRNFV8", "ZL5RNFV8", "ZL5RNFVB",
+            ])
+        // An S no reading reads as 5 is kept in the value (and offered as 5 after it, as ever).
+        #expect(
+            SerialExtractor.candidates([text("S/N: DMPJSN2ZBVTS", 1), text("S/N: DMPJSN2ZBVT5", 2)]).map(\.value) == [
+                "DMPJSN2ZBVT5", "DMPJ5N2ZBVT5", "DMPJSN2ZBVTS",
+            ])
         // APC's factory code on an APC label, and Samsung's leading S, are the formats'.
         #expect(
             SerialExtractor.candidates([text("APC Smart-UPS 1500", 1), text("Serial no. 3S7659828139", 2)]).map(\.value) == ["3S7659828139"]
