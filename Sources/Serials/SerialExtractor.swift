@@ -342,7 +342,8 @@ struct Pool {
             entry.barcodeValue = entry.barcodeValue ?? value
         } else {
             if let first = entry.textValue, first != value, !entry.otherTexts.contains(where: { $0.value == value }) {
-                if Self.fiveForS(value, over: first) {
+                // The likelier reading is the value (`Tokens.printedAs`: a 5 beside an S).
+                if Tokens.printedAs(value, readAs: first) {
                     entry.otherTexts.insert((first, entry.textPlace ?? place), at: 0)
                     entry.textValue = value
                     entry.textPlace = place
@@ -358,17 +359,6 @@ struct Pool {
         if !entry.places.contains(place) { entry.places.append(place) }
         entry.sources.insert(source)
         entries[key] = entry
-    }
-
-    /// Whether `value`, another reading of the print read first as `first`, differs from it only
-    /// by a 5 where the first has an S: then it is the value, and the first another reading of
-    /// it. OCR reads a printed 5 as S far more often than an S as 5 (on the development labels,
-    /// where two readings of one printed serial differ only so, the 5 was printed 57 times of
-    /// 62), which is why a print's S is offered as 5 too.
-    static func fiveForS(_ value: String, over first: String) -> Bool {
-        guard value.count == first.count else { return false }
-        let diffs = zip(value, first).filter { $0 != $1 }
-        return !diffs.isEmpty && diffs.allSatisfy { $0 == "5" && $1 == "S" }
     }
 
     /// A printed value that OCR could have made of a barcode's exact value joins it: one value,
@@ -559,6 +549,19 @@ struct Pool {
                 }
             }
         }
+        // Two printed values of one length, no barcode beside them, that are two readings of one
+        // print differing where OCR reads one's character as the other's (a J as I, an S as 8): the
+        // likelier is first, whichever was read first (`Tokens.printedAs`).
+        let plain = ranked.indices.filter {
+            ranked[$0].candidate.evidence == .text && ranked[$0].candidate.disagreesWith.isEmpty && ranked[$0].labelled
+        }
+        for i in plain {
+            for j in plain where ranked[j].order > ranked[i].order && ranked[j].tier == ranked[i].tier {
+                if Tokens.printedAs(ranked[j].candidate.value, readAs: ranked[i].candidate.value) {
+                    (ranked[i].order, ranked[j].order) = (ranked[j].order, ranked[i].order)
+                }
+            }
+        }
         // A value the label's Express Service Code proves (the tag in base 36) is first, whatever
         // else the print or a barcode seems to back: the code is a check on the tag.
         for i in ranked.indices where ranked[i].proven {
@@ -592,10 +595,9 @@ struct Pool {
                     variant: reading.first ? -1 : n + 1)
             }
             // Where the print was read more than once and the readings differ only by OCR's
-            // confusions, they merge as one value and the first reading is the value (unless a
-            // later one reads a 5 for its S: `Pool.fiveForS`); the others are offered after its
-            // second readings, in the order read: on 2808 development labels, six serials were
-            // read right only there ("Q35Q10D" read "Q35010D" first).
+            // confusions, they merge as one value and the first reading is the value, unless a
+            // later one is likelier (`Tokens.printedAs`: a 5 where it has an S, a Q where it has
+            // a 0); the others are offered after its second readings, in the order read.
             // A value the extractor made of a reading already says how ("a character read twice
             // taken out").
             for (n, other) in item.otherTexts.enumerated() {

@@ -861,9 +861,9 @@ struct ConfusionTests {
 
     @Test("a print read twice, the readings apart only by confusions: the first is the value, the other offered after it")
     func readAnotherWay() {
-        // The page read again (sharpened, or a row at another size) read a Q the first reading took for a 0.
-        let dell = SerialExtractor.candidates([text("S/N: Q35010D", 1), text("S/N: Q35Q10D", 2)])
-        #expect(dell.map(\.value) == ["Q35010D", "Q35Q10D"])
+        // The page read again (sharpened, or a row at another size) read a D the first reading took for a 0.
+        let dell = SerialExtractor.candidates([text("S/N: Q35010D", 1), text("S/N: Q35D10D", 2)])
+        #expect(dell.map(\.value) == ["Q35010D", "Q35D10D"])
         #expect(dell.last?.whereRead == ["printed line 2 (read another way)"])
         // After the value's own second readings; a reading the same as the first adds nothing.
         #expect(
@@ -873,21 +873,37 @@ struct ConfusionTests {
         // Backed by a barcode, the barcode's exact text is the value, and no other reading is offered.
         #expect(
             SerialExtractor.candidates([text("S/N: Q35010D", 1), text("S/N: Q35Q10D", 2), code("Q35Q10D")]).map(\.value) == ["Q35Q10D"])
+        // APC's factory code on an APC label, and Samsung's leading S, are the formats'.
+        #expect(
+            SerialExtractor.candidates([text("APC Smart-UPS 1500", 1), text("Serial no. 3S7659828139", 2)]).map(\.value) == ["3S7659828139"]
+        )
+        #expect(SerialExtractor.candidates([text("SN: S6F6EY0E447000K", 1)]).map(\.value) == ["S6F6EY0E447000K"])
     }
 
-    @Test("a print read twice, the later reading a 5 where the first read S: the 5 is the value, the S offered after it")
-    func fiveReadForS() {
+    @Test("a print read twice, the later reading the likelier where OCR reads one's character as the other's: it is first")
+    func likelierReading() {
         // Read off an iPad label: the page read again took the S OCR made of a 5 for the 5 it is.
         let apple = SerialExtractor.candidates([text("S/N#: DMPG1VSQ7VTT", 1), text("S/N#: DMPG1V5Q7VTT", 2)])
         #expect(apple.map(\.value) == ["DMPG1V5Q7VTT", "DMPG1VSQ7VTT"])
         #expect(apple.first?.whereRead == ["printed line 1", "printed line 2"])
         #expect(apple.last?.whereRead == ["printed line 1 (read another way)"])
-        // Only a 5 for an S: the S another reading has where the first read a 5 stays second, and
-        // so does a reading with an S for one S and anything else besides.
+        // A Q OCR read as 0 (the two fold alike), a J it read as I and an S it read as 8 (they do not).
+        #expect(SerialExtractor.candidates([text("S/N: Q35010D", 1), text("S/N: Q35Q10D", 2)]).map(\.value) == ["Q35Q10D", "Q35010D"])
+        #expect(
+            SerialExtractor.candidates([text("S/N: S2HRIM0R011285A", 1), text("S/N: S2HRJM0R011285A", 2)]).map(\.value).first
+                == "S2HRJM0R011285A")
+        #expect(
+            SerialExtractor.candidates([text("Serial: WFKS8ZVTH", 1), text("Serial: WFKSSZVTH", 2)]).map(\.value).first == "WFKSSZVTH")
+        // Read the other way round, the first reading is the likelier and stays first.
         #expect(
             SerialExtractor.candidates([text("S/N#: DMPG1V5Q7VTT", 1), text("S/N#: DMPG1VSQ7VTT", 2)]).map(\.value) == [
                 "DMPG1V5Q7VTT", "DMPG1VSQ7VTT",
             ])
+        #expect(
+            SerialExtractor.candidates([text("S/N: S2HRJM0R011285A", 1), text("S/N: S2HRIM0R011285A", 2)]).map(\.value).first
+                == "S2HRJM0R011285A")
+        // A reading apart by anything else besides stays after the first (an 8 read as B is no
+        // sign that a B was printed).
         #expect(
             SerialExtractor.candidates([text("SN: ZLSRNFV8", 1), text("SN: ZL5RNFVB", 2)]).map(\.value) == [
                 "ZLSRNFV8", "ZL5RNFV8", "ZL5RNFVB",
@@ -897,11 +913,6 @@ struct ConfusionTests {
             SerialExtractor.candidates([text("S/N: DMPJSN2ZBVTS", 1), text("S/N: DMPJSN2ZBVT5", 2)]).map(\.value) == [
                 "DMPJSN2ZBVT5", "DMPJ5N2ZBVT5", "DMPJSN2ZBVTS",
             ])
-        // APC's factory code on an APC label, and Samsung's leading S, are the formats'.
-        #expect(
-            SerialExtractor.candidates([text("APC Smart-UPS 1500", 1), text("Serial no. 3S7659828139", 2)]).map(\.value) == ["3S7659828139"]
-        )
-        #expect(SerialExtractor.candidates([text("SN: S6F6EY0E447000K", 1)]).map(\.value) == ["S6F6EY0E447000K"])
     }
 
     @Test("Supermicro's serials open with a plant letter and M: an O there is a letter, a 0 read there is that O")
