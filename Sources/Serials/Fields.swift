@@ -297,12 +297,17 @@ enum Tokens {
     /// is what the print was read from (which settles the stray character better).
     /// A number printed in digits alone keeps them in a loose format (one not decisive) of a
     /// maker the label does not name (`makers`: the formats of those it names): Lenovo's
-    /// "AAxxxxxx" would make a nameplate's "15990565" "IS990565".
+    /// "AAxxxxxx" would make a nameplate's "15990565" "IS990565". A format does not correct the
+    /// value into a difference from a barcode that the value as read agrees with (OCR's
+    /// confusions aside): the barcode's exact text is then the value.
     static func correctByGrammar(
         _ value: String, formats grammars: [Grammar] = formats(label: ""), makers: [Grammar]? = nil, barcodes: [String] = []
     ) -> String {
         for grammar in grammars {
             guard let fixed = grammar.fit(value) else { continue }
+            // Not into a difference from a barcode the print as read agrees with: an S in a digit's
+            // place is a 9 misread as well as a 5 ("SCGS176ZE7" beside 5CG9176ZE7).
+            if barcodes.contains(where: { readAs(value, $0) && !readAs(fixed, $0) && fixed != $0 }) { return value }
             let named = makers.map { makers in makers.contains { $0.vendor == grammar.vendor } } ?? true
             return grammar.isDecisive || named || !value.allSatisfy(\.isNumber) ? fixed : value
         }

@@ -492,6 +492,24 @@ struct ExtractorTests {
         #expect(Tokens.matchESC("7XKZM93", "17266574631") == "7XK2M93")  // the Express Service Code proves the tag
     }
 
+    @Test("a format does not undo a confusion into a difference from a barcode the print as read agrees with")
+    func grammarBesideBarcode() {
+        // Read off a motion-blurred HP label: OCR made S of the printed 5 and of the 9. HP's
+        // format fixes the fourth place as a digit, but S is 9 misread as much as 5.
+        #expect(Tokens.correctByGrammar("SCGS176ZE7", barcodes: ["5CG9176ZE7"]) == "SCGS176ZE7")
+        #expect(Tokens.correctByGrammar("SCGS176ZE7", barcodes: ["5CG5176ZE7"]) == "SCG5176ZE7")
+        #expect(Tokens.correctByGrammar("SCGS176ZE7") == "SCG5176ZE7")
+        let hp = SerialExtractor.candidates([
+            text("HP LaserJet Pro M464", 1), text("S/N#: SCGS176ZE7", 2), code("5CG9176ZE7", "DATAMATRIX"),
+        ])
+        #expect(hp.map(\.value) == ["5CG9176ZE7"])
+        #expect(hp.first?.evidence == .agree && hp.first?.disagreesWith == [])
+        // A difference no confusion explains is still one: the format's digit is shown.
+        let planted = SerialExtractor.candidates([text("HP LaserJet Pro M464", 1), text("S/N#: SCGS176ZE7", 2), code("5CG4176ZE7")])
+        #expect(planted.map(\.value).first == "5CG5176ZE7")
+        #expect(planted.first?.disagreesWith == ["5CG4176ZE7"])
+    }
+
     @Test("an Express Service Code proves its tag where the printed tag is a character or two off, whatever the misreading")
     func expressServiceCode() {
         #expect(Tokens.tag(ofESC: "45986262666") == "L4J17D6")
