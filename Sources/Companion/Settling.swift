@@ -60,7 +60,8 @@ public struct PrintedTrack: Sendable, Hashable {
 
     /// Each position's most frequent character. Characters read there equally often are settled
     /// by the one the others could be misreadings of: read 9, S and Q once each, it is 9 (OCR
-    /// reads a 9 as S and as Q, but an S not as Q); still tied, the latest frame's.
+    /// reads a 9 as S and as Q, but an S not as Q); then by the one OCR reads as the other (0
+    /// read as O, 5 as S: `SerialExtractor.oftenReadAs`); still tied, the latest frame's.
     public var value: String {
         String(
             votes.indices.map { k in
@@ -72,6 +73,10 @@ public struct PrintedTrack: Sendable, Hashable {
                 }
                 let most = tied.map(explains).max() ?? 0
                 let settled = tied.filter { explains($0) == most }
+                // Of two look-alikes, the one OCR reads as the other far more often than the
+                // other way round: read 0 and O once each, it is 0.
+                let printed = settled.filter { ch in settled.allSatisfy { $0 == ch || SerialExtractor.oftenReadAs(ch, $0) } }
+                if printed.count == 1, let ch = printed.first { return ch }
                 return settled.contains(latest[k]) ? latest[k] : settled.min() ?? latest[k]
             })
     }

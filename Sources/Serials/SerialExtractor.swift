@@ -291,6 +291,12 @@ public enum SerialExtractor {
     /// same): O and 0, S and 5, S and 8, ...
     public static func lookAlike(_ a: Character, _ b: Character) -> Bool { Tokens.confused(a, b) }
 
+    /// Whether OCR reads a printed `printed` as `read` far more often than the other way round
+    /// (`Tokens.readFor`: 0 as O, 5 as S, S as 8, J as I): of two readings, `printed` is likelier.
+    public static func oftenReadAs(_ printed: Character, _ read: Character) -> Bool {
+        Tokens.readFor.contains(String([printed, read]))
+    }
+
     /// The candidates of the readings of a frame or a settled window.
     public static func candidates(from readings: [Reading]) -> [SerialCandidate] {
         candidates(readings.map(SerialReading.init))

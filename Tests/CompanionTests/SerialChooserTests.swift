@@ -58,10 +58,20 @@ struct SerialChooserTests {
                 SerialChooser.Row(value: "ZA9FMH6Y", detail: "printed line 1: disagrees with ZA5FMH6Y"),
                 SerialChooser.Row(value: "ZA5FMH6Y", detail: "CODE-128 barcode: disagrees with ZA9FMH6Y"),
             ])
-        // Two characters each the other's look-alike: still the latest frame's.
-        var two = Settling(startedAt: .zero, voting: true)
-        for line in ["S/N: PF0BSL8U", "S/N: PFOBSL8U"] { two.add([printed(line, line: 1)]) }
-        #expect(two.printed.map(\.value) == ["S/N: PFOBSL8U"])
+        // Two characters each the other's look-alike: the one OCR reads as the other (a 0 as O,
+        // a 5 as S, far more often than the other way round), whichever frame came last.
+        for lines in [["S/N: PF0BSL8U", "S/N: PFOBSL8U"], ["S/N: PFOBSL8U", "S/N: PF0BSL8U"]] {
+            var two = Settling(startedAt: .zero, voting: true)
+            for line in lines { two.add([printed(line, line: 1)]) }
+            #expect(two.printed.map(\.value) == ["S/N: PF0BSL8U"])
+        }
+        var five = Settling(startedAt: .zero, voting: true)
+        for line in ["S/N: PF0B5L8U", "S/N: PF0BSL8U"] { five.add([printed(line, line: 1)]) }
+        #expect(five.printed.map(\.value) == ["S/N: PF0B5L8U"])
+        // Neither read as the other more often (D and 0): still the latest frame's.
+        var latest = Settling(startedAt: .zero, voting: true)
+        for line in ["S/N: PF0BSL8U", "S/N: PFDBSL8U"] { latest.add([printed(line, line: 1)]) }
+        #expect(latest.printed.map(\.value) == ["S/N: PFDBSL8U"])
     }
 
     @Test("a line read again within one frame (sharpened, at another size) is one vote, its other readings kept as read")
