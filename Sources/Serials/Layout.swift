@@ -4,9 +4,9 @@
 /// A line whose last keyword has no value after it ("Service Tag (S/N):" at the end of a table row,
 /// or alone above its value) takes a printed line that starts with a value: first on the same row,
 /// to its right (a keyword in parentheses, a caption, to its left: "WD-WCC4N1234567 (SN)", or to
-/// its right where it heads a table row: "(21) WHM82642"); rows are matched by how much they
-/// overlap, so a value column set a few pixels higher or lower than its label column (read by OCR
-/// before it, or drifting on a tilted label) still pairs with its own row and not the next; on a
+/// its right where it heads a table row: "(21) WHM82642"), never past another keyword on the row;
+/// rows are matched by how much they overlap, so a value column set a few pixels higher or lower
+/// than its label column (read by OCR before it, or drifting on a tilted label) still pairs with its own row and not the next; on a
 /// tilted label rows are followed along the tilt its lines' words (or its columns) show; failing
 /// that, the line just under it, starting near it. Each value's line is used once; a line lying
 /// over it (the page read a second time, its print read another way) is the keyword's value too,
@@ -97,7 +97,14 @@ enum Layout {
                 let after = other.x - box.maxX
                 if wait.caption, before >= -box.height / 2, before <= 8 * max(box.height, other.height) {
                     pairs.append((i, j, overlap, before))
-                } else if after >= -box.height / 2, after <= reach {
+                } else if after >= -box.height / 2, after <= reach,
+                    // Never past another keyword on the row: two fields on one row ("MFG Date:
+                    // 2023.09  Serial Nbr: SQJK...") each have their own.
+                    !waiting.keys.contains(where: { k in
+                        guard k != i, let between = readings[k].box else { return false }
+                        return between.x >= box.maxX && between.maxX <= other.x && rowOverlap(between, other, tilt: tilt) >= 1.0 / 3
+                    })
+                {
                     pairs.append((i, j, overlap, after))
                 }
             }

@@ -9,6 +9,22 @@ func boxed(_ value: String, _ line: Int, _ x: Int, _ y: Int, _ width: Int, _ hei
 
 @Suite("Keywords and values in separate boxes")
 struct LayoutTests {
+    @Test("two fields on one row: a keyword's value is never past the next keyword on its row")
+    func valuePastAnotherKeyword() {
+        // Read off a faint Samsung label, "MFG Date: 2023.09   Serial Nbr: SQJKNWOH546103V": the
+        // date's keyword read twice (whole, and its second word alone), the wider reading lying
+        // over the serial's row better than the serial's own keyword does.
+        let c = SerialExtractor.candidates([
+            boxed("SAMSUNG PM9A3", 1, 175, 234, 245, 21), boxed("Serial Nbr:", 2, 561, 343, 179, 20), boxed("MFG", 3, 176, 345, 47, 18),
+            boxed("Date:", 4, 244, 345, 76, 18), boxed("MFG Date:", 5, 175, 345, 145, 18), boxed("2023.09", 6, 346, 345, 115, 18),
+            boxed("SQJKNWOH546103V", 7, 765, 345, 253, 24), boxed("MODEL: MZ-V8P1TOX", 8, 176, 395, 286, 18),
+        ])
+        #expect(c.first?.value == "SQJKNW0H546103V", "\(c)")
+        // With nothing between them, a keyword's value may be far along its row (a table's column).
+        let table = SerialExtractor.candidates([boxed("Serial Nbr:", 1, 175, 345, 145, 18), boxed("SQJKNWOH546103V", 2, 765, 345, 253, 24)])
+        #expect(table.first?.value == "SQJKNW0H546103V", "\(table)")
+    }
+
     @Test("a small caption boxed short still names the value under it")
     func shortCaptionAbove() {
         // Read off a faint Supermicro label: "SER NO" boxed 7 pixels high, its value 22 below.
