@@ -6,13 +6,14 @@
 /// to its right (a keyword in parentheses, a caption, to its left: "WD-WCC4N1234567 (SN)", or to
 /// its right where it heads a table row: "(21) WHM82642"), never past another keyword on the row;
 /// rows are matched by how much they overlap, so a value column set a few pixels higher or lower
-/// than its label column (read by OCR before it, or drifting on a tilted label) still pairs with its own row and not the next; on a
-/// tilted label rows are followed along the tilt its lines' words (or its columns) show; failing
-/// that, the line just under it, starting near it. Each value's line is used once; a line lying
-/// over it (the page read a second time, its print read another way) is the keyword's value too,
-/// the two in the order they were read unless one holds the other whole and more. Within one line,
-/// "VALUE (Serial No.)" names the value, its closing parenthesis lost or not. A word OCR split into
-/// two boxes on one row is put together first, and so is a keyword ("Serial" and "no.").
+/// than its label column (read by OCR before it, or drifting on a tilted label) still pairs with
+/// its own row and not the next; on a tilted label rows are followed along the tilt its lines'
+/// words (or its columns) show; failing that, the line just under it, starting near it. Each
+/// value's line is used once; a line lying over it (the page read a second time, its print read
+/// another way) is the keyword's value too, the two in the order they were read unless one holds
+/// the other whole and more. Within one line, "VALUE (Serial No.)" names the value, its closing
+/// parenthesis lost or not. A word OCR split into two boxes on one row is put together first, and
+/// so is a keyword ("Serial" and "no.").
 enum Layout {
     static func joined(_ given: [SerialReading]) -> [SerialReading] {
         let readings = mended(given, tilt: tilt(of: given))
