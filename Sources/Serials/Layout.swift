@@ -155,10 +155,13 @@ enum Layout {
                 taken.insert(j)
             }
         }
+        /// `keyword` with the value line `j`, read where `j` was.
+        func valued(_ keyword: String, _ j: Int, box: Box?, readOnce: [String: String]) -> SerialReading {
+            SerialReading(value: keyword + " " + readings[j].value, symbology: nil, place: readings[j].place, box: box, readOnce: readOnce)
+        }
         func pairing(_ i: Int, _ j: Int) -> SerialReading {
-            SerialReading(
-                value: waiting[i]!.keyword + " " + readings[j].value, symbology: nil, place: readings[j].place,
-                box: readings[i].box!.union(readings[j].box!),
+            valued(
+                waiting[i]!.keyword, j, box: readings[i].box!.union(readings[j].box!),
                 readOnce: readings[i].readOnce.merging(readings[j].readOnce) { first, _ in first })
         }
         // The page read a second time (sharpened, or its contrast stretched) can read the
@@ -214,7 +217,31 @@ enum Layout {
             guard awaiting(keyword), Keywords.fields(in: value).allSatisfy({ $0.kind == .none }) else { continue }
             out[i].value = keyword + " " + value
         }
-        return out.indices.filter { !taken.contains($0) }.flatMap { i in [out[i]] + (alternates[i] ?? []).map { pairing(i, $0) } }
+        // A line read with its keyword and value inline ("SERIAL PFS3F5SLOW") and a value line
+        // lying over the value's end (the page read again, at another size: "PF3F5LOW"): that is
+        // the keyword's value too, read another way.
+        var inline: [Int: (keyword: String, lines: [Int])] = [:]
+        for i in texts where !taken.contains(i) && waiting[i] == nil && partner[i] == nil {
+            guard let field = Keywords.fields(in: out[i].value).last, field.kind == .serial, !field.value.isEmpty,
+                let box = out[i].box, let at = out[i].value.range(of: field.value, options: [.backwards, .caseInsensitive])
+            else { continue }
+            let keyword = out[i].value[..<at.lowerBound].trimmingCharacters(in: .whitespaces)
+            let over = values.filter { k in
+                guard !taken.contains(k), let other = readings[k].box else { return false }
+                let middle = other.y + other.height / 2
+                return middle >= box.y && middle <= box.maxY && other.height <= box.height && other.x > box.x + box.height
+                    && abs(other.maxX - box.maxX) <= box.height
+            }
+            guard !keyword.isEmpty, !over.isEmpty else { continue }
+            inline[i] = (keyword, over)
+            taken.formUnion(over)
+        }
+        return out.indices.filter { !taken.contains($0) }.flatMap { i in
+            [out[i]] + (alternates[i] ?? []).map { pairing(i, $0) }
+                + (inline[i].map { found in
+                    found.lines.map { valued(found.keyword, $0, box: readings[$0].box, readOnce: readings[$0].readOnce) }
+                } ?? [])
+        }
     }
 
     /// `readings` with each word OCR split into two boxes put together again: a box that starts

@@ -9,6 +9,23 @@ func boxed(_ value: String, _ line: Int, _ x: Int, _ y: Int, _ width: Int, _ hei
 
 @Suite("Keywords and values in separate boxes")
 struct LayoutTests {
+    @Test("a keyword with its value inline, and its value read again on its own: the keyword's value too")
+    func inlineValueReadAgain() {
+        // Read off a shadowed Lenovo label: the line read with an S too many twice, its value read
+        // again on its own (the page read at another size) right.
+        let c = SerialExtractor.candidates([
+            boxed("Lenovo ThinkCentre M70q", 1, 130, 171, 442, 36), boxed("PF3F5LOW", 2, 298, 306, 170, 25),
+            boxed("SERIAL PFS3F5SLOW", 3, 128, 298, 339, 41), boxed("MTM: 80F7UCO8HE", 4, 129, 368, 305, 25),
+        ])
+        #expect(c.map(\.value).contains("PF3F5L0W"), "\(c)")
+        #expect(c.first { $0.value == "PF3F5L0W" }?.whereRead == ["printed line 2 (0 for O)"])
+        // A value line elsewhere on the row (not over the inline value's end) is not it.
+        let apart = SerialExtractor.candidates([
+            boxed("SERIAL PFS3F5SLOW", 1, 128, 298, 339, 41), boxed("PF3F5LOW", 2, 700, 306, 170, 25),
+        ])
+        #expect(!apart.map(\.value).contains("PF3F5L0W"), "\(apart)")
+    }
+
     @Test("two fields on one row: a keyword's value is never past the next keyword on its row")
     func valuePastAnotherKeyword() {
         // Read off a faint Samsung label, "MFG Date: 2023.09   Serial Nbr: SQJKNWOH546103V": the
