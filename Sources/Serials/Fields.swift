@@ -466,7 +466,12 @@ enum Tokens {
     static func printedAs(_ printed: String, readAs read: String) -> Bool {
         guard printed.count == read.count else { return false }
         let diffs = zip(printed, read).filter { $0 != $1 }
-        return !diffs.isEmpty && diffs.count <= 2 && diffs.allSatisfy { readFor.contains(String([$0, $1])) }
+        return !diffs.isEmpty && diffs.count <= 2 && diffs.allSatisfy { readsFor($0, $1) }
+    }
+
+    /// Whether OCR reads a printed `printed` as `read` far more often than the other way round (`readFor`).
+    static func readsFor(_ printed: Character, _ read: Character) -> Bool {
+        readFor.contains(String([printed, read]))
     }
 
     /// Whether `a` and `b` are among `misreadPairs`.

@@ -294,7 +294,7 @@ public enum SerialExtractor {
     /// Whether OCR reads a printed `printed` as `read` far more often than the other way round
     /// (`Tokens.readFor`: 0 as O, 5 as S, S as 8, J as I): of two readings, `printed` is likelier.
     public static func oftenReadAs(_ printed: Character, _ read: Character) -> Bool {
-        Tokens.readFor.contains(String([printed, read]))
+        Tokens.readsFor(printed, read)
     }
 
     /// The candidates of the readings of a frame or a settled window.
@@ -555,9 +555,9 @@ struct Pool {
                 }
             }
         }
-        // Two printed values of one length, no barcode beside them, that are two readings of one
-        // print differing where OCR reads one's character as the other's (a J as I, an S as 8): the
-        // likelier is first, whichever was read first (`Tokens.printedAs`).
+        // Two labelled printed values of one length, no barcode beside them, that differ only
+        // where OCR reads one's character as the other's (a J as I, an S as 8) are two readings of
+        // one print: the likelier is first, whichever was read first (`Tokens.printedAs`).
         let plain = ranked.indices.filter {
             ranked[$0].candidate.evidence == .text && ranked[$0].candidate.disagreesWith.isEmpty && ranked[$0].labelled
         }
