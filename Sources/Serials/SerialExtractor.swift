@@ -461,7 +461,13 @@ struct Pool {
             let evidence: Evidence = fromBarcode && (labelled || unlabelled) ? .agree : fromBarcode ? .barcode : .text
             // A barcode is exact, so its value wins when the two agree after OCR folding.
             var value = entry.barcodeValue ?? entry.textValue!
-            if !fromBarcode, let fixed = expressServiceCodes.lazy.compactMap({ Tokens.matchESC(value, $0) }).first { value = fixed }
+            // A print one reading of the code proves as it is keeps its value; failing that, a
+            // code it is a character or two from mends it (a code read twice, once misread).
+            if !fromBarcode, !expressServiceCodes.contains(where: { Tokens.base36(value) == $0 }),
+                let fixed = expressServiceCodes.lazy.compactMap({ Tokens.matchESC(value, $0) }).first
+            {
+                value = fixed
+            }
             let confirmedByESC = expressServiceCodes.contains { Tokens.base36(value) == $0 }
             // A value in no format of the maker the label names comes after a barcode alone in
             // that format: a print OCR lost or split some of ("Fou MINFB" for PG0MNFB), or a

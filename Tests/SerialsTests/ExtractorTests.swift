@@ -510,6 +510,20 @@ struct ExtractorTests {
         #expect(planted.first?.disagreesWith == ["5CG4176ZE7"])
     }
 
+    @Test("a tag one reading of its Express Service Code proves is kept, where another reading of the code was misread")
+    func expressServiceCodeReadTwice() {
+        // Read off a low-resolution Dell label: the code's line read twice, its last digit once
+        // as 6 (the code of JC8GGYQ), once as 8 (JC8GGYS's); the barcode disagrees with the tag.
+        let c = SerialExtractor.candidates([
+            text("DELL PowerEdge R650", 1), text("Express Service Code: 42098663906 SIN#: JC8GGYS", 2),
+            text("Express Service Code: 42098663908 SIN#: JC8GGYS", 3), code("JW8GGYS"),
+        ])
+        #expect(Tokens.base36("JC8GGYS") == "42098663908")
+        #expect(c.first?.value == "JC8GGYS", "\(c)")
+        #expect(c.first?.disagreesWith == ["JW8GGYS"])
+        #expect(c.first { $0.value == "JW8GGYS" }?.disagreesWith == ["JC8GGYS"])
+    }
+
     @Test("an Express Service Code proves its tag where the printed tag is a character or two off, whatever the misreading")
     func expressServiceCode() {
         #expect(Tokens.tag(ofESC: "45986262666") == "L4J17D6")
