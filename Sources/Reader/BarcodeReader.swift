@@ -80,7 +80,7 @@ public final class BarcodeReader {
             // Nothing dark on light: a code printed light on dark reads as itself inverted.
             symbols = matrix.read(Frame(width: frame.width, height: frame.height, bytes: frame.bytes.map { 255 - $0 }), formats: .all)
         }
-        return symbols
+        return symbols.map { $0.boundedAlongBars(in: frame) }
     }
 
     /// zbar's symbols in a packed frame.

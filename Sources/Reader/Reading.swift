@@ -19,6 +19,52 @@ public struct BarcodeSymbol: Sendable, Hashable {
 
     static let locatedAtLeast = 16
     static let longestLocated = 8
+
+    /// The symbol with its box widened along its bars, where zbar located a linear code at the
+    /// ends of the rows it decoded (a box a few pixels wide and as high as the bars): on the row
+    /// through the box's middle, the dark bars and light spaces either side of the box are
+    /// followed until a run six of the code's narrowest bars wide or more (a quiet zone).
+    /// Unchanged where that does not bound the code (`isLocated`) or the symbol is 2-D.
+    func boundedAlongBars(in frame: Frame) -> BarcodeSymbol {
+        guard !isLocated, !Self.twoDimensional.contains(symbology), box.height >= Self.locatedAtLeast,
+            box.width < Self.locatedAtLeast, box.y >= 0, box.maxY <= frame.height, box.x >= 0, box.maxX <= frame.width
+        else { return self }
+        let reach = Self.longestLocated * box.height
+        let (start, end) = (Swift.max(0, box.x - reach), Swift.min(frame.width, box.maxX + reach))
+        let row = (box.y + box.height / 2) * frame.stride
+        let pixels = frame.bytes[(row + start)..<(row + end)]
+        guard let low = pixels.min(), let high = pixels.max(), Int(high) - Int(low) >= 64 else { return self }
+        let parting = (Int(low) + Int(high)) / 2
+        // Runs of dark and light along the row: (dark, first pixel, length).
+        var runs: [(dark: Bool, x: Int, length: Int)] = []
+        for x in start..<end {
+            let dark = Int(frame.bytes[row + x]) < parting
+            if let last = runs.last, last.dark == dark {
+                runs[runs.count - 1].length += 1
+            } else {
+                runs.append((dark, x, 1))
+            }
+        }
+        guard let inside = runs.firstIndex(where: { $0.x + $0.length > box.x + box.width / 2 }),
+            let narrowest = runs.filter({ $0.dark && abs($0.x - box.x) <= box.height }).map(\.length).min()
+        else { return self }
+        // A code's bars and spaces are at most four of its narrowest wide: a run of six or more
+        // is the quiet zone, or what lies past the label (a desk read as dark).
+        let widest = Swift.max(6, 6 * narrowest)
+        func isBreak(_ k: Int) -> Bool { runs[k].length >= widest }
+        var (first, last) = (inside, inside)
+        while first > 0, !isBreak(first - 1) { first -= 1 }
+        while last < runs.count - 1, !isBreak(last + 1) { last += 1 }
+        while first < last, !runs[first].dark { first += 1 }
+        while last > first, !runs[last].dark { last -= 1 }
+        guard runs[first].dark, first > 0, last < runs.count - 1 else { return self }
+        let x = runs[first].x
+        var bounded = self
+        bounded.box = Box(x: x, y: box.y, width: runs[last].x + runs[last].length - x, height: box.height)
+        return bounded.isLocated ? bounded : self
+    }
+
+    static let twoDimensional: Set<String> = ["QR-Code", "DATAMATRIX", "PDF417", "AZTEC", "MICRO-QR"]
 }
 
 extension Array where Element == BarcodeSymbol {

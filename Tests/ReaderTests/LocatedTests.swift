@@ -36,6 +36,52 @@ struct LocatedTests {
         #expect(tilted.map(\.box) == [Box(x: 1228, y: 273, width: 1, height: 1)])
     }
 
+    @Test("a code located along the start of its rows is bounded along its bars; a 2-D code or a flat picture is not")
+    func boundedAlongBars() {
+        // A gray desk (110), a white label (240) from x = 40, black bars of 3 and 6 pixels from
+        // x = 60 to 147 with spaces of 3 and 9, the label on to x = 260, the desk again.
+        var bytes = [UInt8](repeating: 110, count: 300 * 60)
+        for y in 0..<60 {
+            for x in 40..<260 { bytes[y * 300 + x] = 240 }
+            var x = 60
+            var wide = false
+            while x < 150 {
+                let bar = wide ? 6 : 3
+                for k in x..<min(x + bar, 150) { bytes[y * 300 + k] = 10 }
+                x += bar + (wide ? 9 : 3)
+                wide.toggle()
+            }
+        }
+        let frame = Frame(width: 300, height: 60, bytes: bytes)
+        let thin = symbol("A", 60, 10, 4, 40)
+        let bounded = thin.boundedAlongBars(in: frame)
+        #expect(bounded.box == Box(x: 60, y: 10, width: 87, height: 40), "\(bounded.box)")
+        #expect(bounded.isLocated)
+        // From the other end of its rows too.
+        #expect(symbol("A", 146, 10, 4, 40).boundedAlongBars(in: frame).box == Box(x: 60, y: 10, width: 87, height: 40))
+        // Not a 2-D code, not a box located already, not a picture without bars.
+        var matrix = thin
+        matrix.symbology = "DATAMATRIX"
+        #expect(matrix.boundedAlongBars(in: frame).box == matrix.box)
+        #expect(symbol("A", 60, 10, 90, 40).boundedAlongBars(in: frame).box == Box(x: 60, y: 10, width: 90, height: 40))
+        let flat = Frame(width: 300, height: 60, bytes: [UInt8](repeating: 200, count: 300 * 60))
+        #expect(thin.boundedAlongBars(in: flat).box == thin.box)
+    }
+
+    @Test("a Code 128 zbar locates along the start of its rows is bounded, and the label's print read")
+    func startFixture() throws {
+        // A Lenovo label in perspective: zbar boxes its code 9 pixels wide, the bars were left,
+        // and tesseract read nothing of the label but a stray mark.
+        let frame = try ImageFile.load("\(root)/Devices/codes/code128-located-along-its-start.png")
+        let reader = try BarcodeReader()
+        let zbar = reader.readWithZBar(frame.packed())
+        #expect(zbar.map(\.value) == ["SPF7V9GHR"] && zbar.allSatisfy { !$0.isLocated && $0.box.height > 100 }, "\(zbar)")
+        let read = reader.read(frame)
+        #expect(read.map(\.value) == ["SPF7V9GHR"] && read.allSatisfy { $0.isLocated && $0.box.width > 400 }, "\(read)")
+        let lines = try FrameReader().read(frame).filter { if case .text = $0.source { true } else { false } }.map(\.value)
+        #expect(lines.contains("S/N: PF7V9GHR"), "\(lines)")
+    }
+
     @Test("a Code 128 zbar locates at one point is boxed whole, and its bars painted over before text is read")
     func fixture() throws {
         let frame = try ImageFile.load("\(root)/Devices/codes/code128-located-at-a-point.png")
