@@ -5,6 +5,10 @@ public enum OCRConfusion {
         ("O", "0"), ("D", "0"), ("Q", "0"), ("I", "1"), ("L", "1"), ("S", "5"), ("B", "8"), ("Z", "2"), ("G", "6"),
     ]
 
+    /// The symbols OCR reads for letters and digits of a serial, and what they stand for: $ for
+    /// S, @ for 0, a bracket for J ("FCW7190M15}", "FDO665565)F").
+    public static let symbols: [Character: Character] = ["$": "S", "@": "0", "}": "J", "]": "J", ")": "J"]
+
     /// `text` upper-cased, with runs of white space made one space and every confusable letter
     /// replaced by its digit, so two readings that differ only by OCR confusions fold equal.
     public static func fold(_ text: String) -> String {

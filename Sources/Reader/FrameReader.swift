@@ -621,7 +621,8 @@ public final class FrameReader {
     /// gives such words little confidence (no dictionary knows them: "-WMC4NWPSEKH5" read at 12,
     /// "381052451729" at 7), where the noise it reads as words is short and of mixed case.
     static func looksLikeCode(_ text: String) -> Bool {
-        let body = text.filter { $0 != "-" }
+        // OCR's symbols for a serial's characters count as those: "$SD29892" is SSD29892 read.
+        let body = text.filter { $0 != "-" }.map { OCRConfusion.symbols[$0] ?? $0 }
         guard body.allSatisfy({ $0.isASCII && ($0.isUppercase || $0.isNumber) }) else { return false }
         let digits = body.filter(\.isNumber).count
         return (body.count >= 6 && digits > 0 && digits < body.count) || (digits >= 10 && digits == body.count)

@@ -163,13 +163,10 @@ extension String {
 
 /// Judging single values.
 enum Tokens {
-    /// The symbols OCR reads for letters and digits of a serial, and what they stand for.
-    static let ocrSymbols: [Character: Character] = ["$": "S", "@": "0", "}": "J", "]": "J", ")": "J"]
-
     /// `token` upper-cased with OCR's symbols for a serial's letters and digits read as those:
     /// after the punctuation round it is trimmed, so a closing bracket left is inside it.
     static func withOCRSymbols(_ token: String) -> String {
-        String(token.trimmingCharacters(in: ":.,;()#*\"'").uppercased().map { ocrSymbols[$0] ?? $0 })
+        String(token.trimmingCharacters(in: ":.,;()#*\"'").uppercased().map { OCRConfusion.symbols[$0] ?? $0 })
     }
 
     /// The first token of a field's value that could be a serial, upper-cased; a keyword's word

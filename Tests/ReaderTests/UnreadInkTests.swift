@@ -43,6 +43,16 @@ struct FaintLabelTests {
         #expect(lines.contains("DMPG9UPHFAMV"), "\(lines)")
     }
 
+    @Test("a code read with OCR's symbol for one of its letters ($ for S) is kept as a code, not dropped as noise")
+    func codeWithSymbol() throws {
+        // A medical label's GS1 table: "(21) SSD29892" right-aligned in its cell, read
+        // "$SD29892" at low confidence. Dropped as noise, its row counted as read all the same.
+        #expect(FrameReader.looksLikeCode("$SD29892") && FrameReader.looksLikeCode("FCW7190M15}"))
+        #expect(!FrameReader.looksLikeCode("$$$$$$") && !FrameReader.looksLikeCode("$12"))
+        let lines = try FrameReader().read(try image("medical-serial-read-with-dollar")).filter { !$0.source.isBarcode }.map(\.value)
+        #expect(lines.contains("$SD29892"), "\(lines)")
+    }
+
     @Test("a serial printed larger and bolder than the rest of its label is read, not dropped as a barcode's bars")
     func largeSerial() throws {
         // "45952054" in bold under "Serial no." in small grey type: tesseract reads it with
