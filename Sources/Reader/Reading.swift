@@ -52,7 +52,19 @@ public struct BarcodeSymbol: Sendable, Hashable {
         // is the quiet zone, or what lies past the label (a desk read as dark).
         let widest = Swift.max(6, 6 * narrowest)
         func isBreak(_ k: Int) -> Bool { runs[k].length >= widest }
-        var (first, last) = (inside, inside)
+        // The box's middle in the quiet zone at one end of the code: the bars lie on the side of
+        // it the box reaches into.
+        var anchor = inside
+        if isBreak(anchor) {
+            if anchor > 0, runs[anchor].x >= box.x, runs[anchor - 1].dark, !isBreak(anchor - 1) {
+                anchor -= 1
+            } else if anchor < runs.count - 1, runs[anchor + 1].dark, !isBreak(anchor + 1) {
+                anchor += 1
+            } else {
+                return self
+            }
+        }
+        var (first, last) = (anchor, anchor)
         while first > 0, !isBreak(first - 1) { first -= 1 }
         while last < runs.count - 1, !isBreak(last + 1) { last += 1 }
         while first < last, !runs[first].dark { first += 1 }

@@ -66,6 +66,12 @@ struct LocatedTests {
         #expect(symbol("A", 60, 10, 90, 40).boundedAlongBars(in: frame).box == Box(x: 60, y: 10, width: 90, height: 40))
         let flat = Frame(width: 300, height: 60, bytes: [UInt8](repeating: 200, count: 300 * 60))
         #expect(thin.boundedAlongBars(in: flat).box == thin.box)
+        // Print past the quiet zone (strokes from x = 200 to 240), and a box whose middle lies in
+        // the quiet zone at the code's end: the bars are on the side the box reaches into.
+        var printed = bytes
+        for y in 0..<60 { for x in stride(from: 200, to: 240, by: 5) { printed[y * 300 + x] = 10 } }
+        let withPrint = Frame(width: 300, height: 60, bytes: printed)
+        #expect(symbol("A", 146, 10, 10, 40).boundedAlongBars(in: withPrint).box == Box(x: 60, y: 10, width: 87, height: 40))
     }
 
     @Test("a Code 128 zbar locates along the start of its rows is bounded, and the label's print read")
