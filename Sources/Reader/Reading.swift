@@ -27,7 +27,7 @@ public struct BarcodeSymbol: Sendable, Hashable {
     /// Unchanged where that does not bound the code (`isLocated`) or the symbol is 2-D.
     func boundedAlongBars(in frame: Frame) -> BarcodeSymbol {
         guard !isLocated, !Self.twoDimensional.contains(symbology), box.height >= Self.locatedAtLeast,
-            box.width < Self.locatedAtLeast, box.y >= 0, box.maxY <= frame.height, box.x >= 0, box.maxX <= frame.width
+            box.width < Self.locatedAtLeast, frame.part(box) == box
         else { return self }
         let reach = Self.longestLocated * box.height
         let (start, end) = (Swift.max(0, box.x - reach), Swift.min(frame.width, box.maxX + reach))

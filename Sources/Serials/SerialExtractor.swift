@@ -461,14 +461,14 @@ struct Pool {
             let evidence: Evidence = fromBarcode && (labelled || unlabelled) ? .agree : fromBarcode ? .barcode : .text
             // A barcode is exact, so its value wins when the two agree after OCR folding.
             var value = entry.barcodeValue ?? entry.textValue!
+            func proven(_ value: String) -> Bool { expressServiceCodes.contains { Tokens.base36(value) == $0 } }
+            var confirmedByESC = proven(value)
             // A print one reading of the code proves as it is keeps its value; failing that, a
             // code it is a character or two from mends it (a code read twice, once misread).
-            if !fromBarcode, !expressServiceCodes.contains(where: { Tokens.base36(value) == $0 }),
-                let fixed = expressServiceCodes.lazy.compactMap({ Tokens.matchESC(value, $0) }).first
-            {
+            if !fromBarcode, !confirmedByESC, let fixed = expressServiceCodes.lazy.compactMap({ Tokens.matchESC(value, $0) }).first {
                 value = fixed
+                confirmedByESC = proven(fixed)
             }
-            let confirmedByESC = expressServiceCodes.contains { Tokens.base36(value) == $0 }
             // A value in no format of the maker the label names comes after a barcode alone in
             // that format: a print OCR lost or split some of ("Fou MINFB" for PG0MNFB), or a
             // barcode backed only by its own human-readable line (a Cisco PID "C9200L-24T-4G",
