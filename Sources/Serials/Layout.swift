@@ -8,12 +8,13 @@
 /// rows are matched by how much they overlap, so a value column set a few pixels higher or lower
 /// than its label column (read by OCR before it, or drifting on a tilted label) still pairs with
 /// its own row and not the next; on a tilted label rows are followed along the tilt its lines'
-/// words (or its columns) show; failing that, the line just under it, starting near it. Each
-/// value's line is used once; a line lying over it (the page read a second time, its print read
-/// another way) is the keyword's value too, the two in the order they were read unless one holds
-/// the other whole and more. Within one line, "VALUE (Serial No.)" names the value, its closing
-/// parenthesis lost or not. A word OCR split into two boxes on one row is put together first, and
-/// so is a keyword ("Serial" and "no.").
+/// words (or its columns) show; failing that, the line just under it, starting near it, and last
+/// the line just over it (a caption set under its value). Each value's line is used once; a line
+/// lying over it (the page read a second time, its print read another way) is the keyword's value
+/// too, the two in the order they were read unless one holds the other whole and more. Within one
+/// line, "VALUE (Serial No.)" names the value, its closing parenthesis lost or not. A word OCR
+/// split into two boxes on one row is put together first, and so is a keyword ("Serial" and
+/// "no.").
 enum Layout {
     static func joined(_ given: [SerialReading]) -> [SerialReading] {
         let readings = mended(given, tilt: tilt(of: given))
@@ -151,6 +152,33 @@ enum Layout {
                 return rowOverlap(box, other, tilt: tilt) >= 1.0 / 3 && gap >= -box.height / 2 && gap <= 8 * max(box.height, other.height)
             }.max { readings[$0].box!.maxX < readings[$1].box!.maxX }
             if let j = before {
+                partner[i] = j
+                taken.insert(j)
+            }
+        }
+        // Last of all, the line just over a serial's keyword, set from the same left edge or
+        // centred on the same axis: a caption set under its value, as a barcode's human-readable
+        // line is captioned ("ZRDFPDPC" over a smaller "S/N", the next line another field). Only
+        // the next line up, no other print between (on a tilted label whose value OCR boxed
+        // beside its caption, the title two lines up is not it), and only a serial's (a MAC's
+        // keyword whose value was lost takes no serial over it for a MAC). A caption is keywords
+        // alone: a line that opens with a value names that one ("WD-WMC4N0WA3300 SER. NO."). The
+        // line is one value that looks like a serial: a keyword over a barcode with no printed
+        // value has another field over it, its keyword misread ("Nut: 230V" for "Input: 230V").
+        for (i, wait) in waiting.sorted(by: { $0.key < $1.key })
+        where partner[i] == nil && (wait.caption || onlyKeywords(wait.keyword)) && Keywords.fields(in: wait.keyword).last?.kind == .serial {
+            let box = readings[i].box!
+            let height = max(1, box.height)
+            let next = texts.filter { j in
+                guard j != i, let other = readings[j].box else { return false }
+                let larger = max(height, other.height)
+                let aligned = abs(other.x - box.x) <= 3 * height || abs((other.x + other.maxX) - (box.x + box.maxX)) <= 2 * larger
+                return other.maxY < box.y + height / 2 && box.y - other.maxY <= larger && aligned
+            }.max { readings[$0].box!.maxY < readings[$1].box!.maxY }
+            if let j = next, values.contains(j), !taken.contains(j), case let words = Tokens.runOn(readings[j].value), words.count == 1,
+                case let value = Tokens.withOCRSymbols(String(words[0])), valueShaped(value, least: 5), Tokens.codeCharacters(value),
+                !NotSerial.check(value)
+            {
                 partner[i] = j
                 taken.insert(j)
             }
@@ -402,15 +430,18 @@ enum Layout {
         }
         for (value, rest) in splits {
             let keyword = rest.joined(separator: " ")
-            // A value has a digit, or is six capitals or more (Lenovo's "PFCLPMRD sN").
-            if value.count >= 4,
-                value.contains(where: \.isNumber) || (value.count >= 6 && value.allSatisfy { $0.isLetter && $0.isUppercase }),
-                onlyKeywords(keyword)
-            {
+            if valueShaped(value), onlyKeywords(keyword) {
                 return (value, keyword)
             }
         }
         return nil
+    }
+
+    /// Whether `value`, one word, is shaped like a value: `least` characters at least, with a
+    /// digit, or six capitals or more (Lenovo's "PFCLPMRD").
+    static func valueShaped(_ value: String, least: Int = 4) -> Bool {
+        value.count >= least
+            && (value.contains(where: \.isNumber) || (value.count >= 6 && value.allSatisfy { $0.isLetter && $0.isUppercase }))
     }
 
     /// Whether `text` is keywords alone, the last with nothing after it ("SER. NO.", "Serial").

@@ -247,6 +247,52 @@ struct LayoutTests {
         #expect(SerialExtractor.candidates(wd).map(\.value) == ["WD-WMC4NN26FXM8"])
     }
 
+    @Test("a caption set under its value names it; a caption with its value under it keeps that one")
+    func captionUnderValue() {
+        // "ZRDFPDPC" over a smaller "S/N", the next line another field's: no barcode.
+        let seagate = [
+            boxed("Seagate IronWolf 8TB", 1, 267, 293, 363, 45), boxed("P/N: LNHUIR-359", 2, 263, 359, 247, 29),
+            boxed("ZRDFPDPC", 3, 258, 406, 174, 30), boxed("S/N", 4, 255, 452, 38, 17), boxed("Date Code: 90396", 5, 251, 489, 232, 29),
+        ]
+        #expect(SerialExtractor.candidates(seagate).map(\.value) == ["ZRDFPDPC"])
+        // The print under its caption is the serial, shown disagreeing with the barcode.
+        let intel = [
+            code("BTHV926962WLBPGN"), boxed("Intel SSD D3-S4610", 1, 303, 158, 217, 26),
+            boxed("WWN: 55CD2E4154002E5F", 2, 299, 205, 268, 25), boxed("BTHV946962WLBPGN", 3, 294, 240, 274, 27),
+            boxed("SERIAL NO", 4, 292, 276, 83, 15), boxed("Model: SSDSC2KB566G8", 5, 289, 304, 242, 24),
+        ]
+        let found = SerialExtractor.candidates(intel)
+        #expect(found.map(\.value) == ["BTHV946962WLBPGN", "BTHV926962WLBPGN"])
+        #expect(found.first?.disagreesWith == ["BTHV926962WLBPGN"])
+        // A caption over its value takes the value under it, not another field's line over it.
+        let over = [
+            boxed("Model: MZ-V8P1T0B", 1, 100, 100, 240, 24), boxed("4200", 2, 100, 140, 60, 24),
+            boxed("Serial Number", 3, 100, 172, 160, 18), boxed("S4EWNX0R123456K", 4, 100, 196, 220, 24),
+        ]
+        #expect(Layout.joined(over).map(\.value).contains("Serial Number S4EWNX0R123456K"))
+        // A tilted label whose value OCR boxed beside its caption, lower: the title two lines up,
+        // another field between, is not the caption's value.
+        let tilted = [
+            boxed("SAMSUNG PM9A3", 1, 433, 247, 216, 63), boxed("MFG Date: 2023.08", 2, 434, 304, 191, 57),
+            boxed("SER NO", 3, 488, 366, 65, 28), boxed("SDOOWSOR854569H", 4, 388, 378, 251, 72),
+            boxed("FW: OFSDB1SX", 5, 424, 435, 161, 52),
+        ]
+        #expect(SerialExtractor.candidates(tilted).first?.value == "SD00WS0R854569H")
+        // Another field's keyword whose value OCR lost takes no serial over it for its own.
+        let mac = [
+            code("SK1663739372"), boxed("Juniper Ex2300-24T", 1, 340, 193, 254, 20), boxed("SK1663739372", 2, 340, 297, 149, 19),
+            boxed("Mac-", 3, 335, 333, 50, 25),
+        ]
+        #expect(SerialExtractor.candidates(mac).first?.value == "SK1663739372")
+        // A keyword over a barcode with no printed value: the field over it, its keyword
+        // misread, is not the serial.
+        let apc = [
+            code("5A9204097309", "CODE-39"), boxed("C Smart-upg", 1, 330, 113, 144, 52), boxed("Mfg: 2022.98", 2, 287, 155, 124, 46),
+            boxed("Nut: 230V", 3, 284, 201, 100, 39), boxed("SER No", 4, 268, 256, 67, 28),
+        ]
+        #expect(SerialExtractor.candidates(apc).first?.value == "5A9204097309")
+    }
+
     @Test("a value and the keyword after it that OCR took for one line: the keyword names the value; a line with more before it is not one")
     func keywordAfterInOneLine() {
         let wd = [boxed("WD Blue 1TB", 1, 434, 173, 210, 64), boxed("WD-WMC4N0WA3300 SER. NO.", 2, 426, 239, 421, 101), code("Q5BYW4XX")]
