@@ -15,6 +15,8 @@ enum Keywords {
             "5/N", "SIN", "S/IN", "SERIENNUMMER", "N/S", "NO DE SERIE", "N° DE SERIE",
             "SN",
             "5N", "S N", "(S)", "(S/N)", "(SN)", "(21)", "S-N", "SNR", "SNO", "S.NO", "S/NO", "SERIALNO", "SERIAL-NO", "SERIAL NUM",
+            // A narrow face's words run together by OCR.
+            "SERIALNUMBER", "SERIALNUM", "SERIALNBR", "SERIALNR",
             "SER.NO", "SERNO", "S / N",
             "NUMERO DE SERIE", "NUMERO DI SERIE", "SERIENNR", "SERIENR", "SERIENUMMER", "MATRICOLA", "NUMER SERYJNY", "N° SERIE",
         ]
@@ -164,9 +166,10 @@ extension String {
 /// Judging single values.
 enum Tokens {
     /// `token` upper-cased with OCR's symbols for a serial's letters and digits read as those:
-    /// after the punctuation round it is trimmed, so a closing bracket left is inside it.
+    /// after the punctuation round it is trimmed, so a closing bracket left is inside it. A bar
+    /// at either end is the rule of a box the value is printed in, read into it ("|SK2RVKOD333706V").
     static func withOCRSymbols(_ token: String) -> String {
-        String(token.trimmingCharacters(in: ":.,;()#*\"'").uppercased().map { OCRConfusion.symbols[$0] ?? $0 })
+        String(token.trimmingCharacters(in: ":.,;()#*\"'|").uppercased().map { OCRConfusion.symbols[$0] ?? $0 })
     }
 
     /// The first token of a field's value that could be a serial, upper-cased; a keyword's word

@@ -213,11 +213,17 @@ struct ExtractorTests {
             "S/N:", "SN", "SIN:", "5/N:", "Serial No.", "Serial Number:", "(S)", "Service Tag:", "SER NO.", "SVC TAG:", "Seriennummer:",
             "N/S:", "SNo.", "S.No.", "S/No:", "Serial#", "SER#", "Serial-No.", "Serial Num:", "System Serial Number:", "Product Serial:",
             "Numéro de série:", "Número de serie:", "Seriennr.", "Serienummer:", "Numero di serie:", "Matricola:", "N° de série", "S / N:",
+            // OCR runs a narrow face's words together.
+            "SerialNum", "SerialNumber:", "SERIALNBR",
         ])
     func garbledKeywords(keyword: String) {
         #expect(SerialExtractor.candidates([text("\(keyword) 5CG1234XYZ", 1)]).map(\.value) == ["5CG1234XYZ"])
         // A value in no vendor's format is offered only because the keyword names it.
         #expect(SerialExtractor.candidates([text("\(keyword) 7XK2M93AB", 1)]).map(\.value) == ["7XK2M93AB"])
+        // Named by the keyword, the print is shown disagreeing with a barcode a character off.
+        let both = SerialExtractor.candidates([text("\(keyword) 7XK2M93AB", 1), code("7XK2M93AH")])
+        #expect(both.map(\.value) == ["7XK2M93AB", "7XK2M93AH"])
+        #expect(both.first?.disagreesWith == ["7XK2M93AH"])
     }
 
     @Test("product codes, IMEIs, MAC addresses, dates and URLs are not serials")
@@ -612,6 +618,20 @@ struct ExtractorTests {
         #expect(SerialExtractor.candidates([code("S4EVNM0R123456K")]).first?.value == "S4EVNM0R123456K")
         // Without a format for the rest, the value as barcoded first.
         #expect(SerialExtractor.candidates([code("SXQ12345")]).first?.value == "SXQ12345")
+    }
+
+    @Test("a value printed in a ruled box: the box's rule, read into the value as a bar, is not part of it")
+    func ruleReadIntoValue() {
+        let samsung = SerialExtractor.candidates([
+            text("SAMSUNG PM9A3", 1), text("MODEL: MZ-V8P1TOB", 2), text("Serial-No. |SK2RVKOD333706V", 3), text("FW: EF4VFA8M", 4),
+        ])
+        #expect(samsung.map(\.value) == ["SK2RVK0D333706V"])
+        // Its S data identifier off a barcode of the same value: the two agree.
+        let juniper = SerialExtractor.candidates([
+            code("SKY8463669423"), text("Juniper EX2300-24T", 1), text("SN: |KY8463669423|", 2), text("MAC: D41CAFDFBF21", 3),
+        ])
+        #expect(juniper.map(\.value) == ["KY8463669423"])
+        #expect(juniper.first?.evidence == .agree)
     }
 
     @Test("where no candidate is the tag an Express Service Code is, that tag is offered, read from the code's line")
