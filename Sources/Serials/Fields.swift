@@ -14,7 +14,7 @@ enum Keywords {
             "SVC TAG", "SVCTAG", "S/N",
             "5/N", "SIN", "S/IN", "SERIENNUMMER", "N/S", "NO DE SERIE", "N° DE SERIE",
             "SN",
-            "5N", "S N", "(S)", "(S/N)", "(SN)", "(21)", "S-N", "SNR", "SNO", "S.NO", "S/NO", "SERIALNO", "SERIAL-NO", "SERIAL NUM",
+            "5N", "S N", "(S)", "(S/N)", "(SN)", "(21)", "S-N", "SNR", "SNO", "S.NO", "S.N", "S/NO", "SERIALNO", "SERIAL-NO", "SERIAL NUM",
             // A narrow face's words run together by OCR.
             "SERIALNUMBER", "SERIALNUM", "SERIALNBR", "SERIALNR",
             "SER.NO", "SERNO", "S / N",

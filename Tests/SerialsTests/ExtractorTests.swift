@@ -214,7 +214,7 @@ struct ExtractorTests {
             "N/S:", "SNo.", "S.No.", "S/No:", "Serial#", "SER#", "Serial-No.", "Serial Num:", "System Serial Number:", "Product Serial:",
             "Numéro de série:", "Número de serie:", "Seriennr.", "Serienummer:", "Numero di serie:", "Matricola:", "N° de série", "S / N:",
             // OCR runs a narrow face's words together.
-            "SerialNum", "SerialNumber:", "SERIALNBR",
+            "SerialNum", "SerialNumber:", "SERIALNBR", "S.N.",
         ])
     func garbledKeywords(keyword: String) {
         #expect(SerialExtractor.candidates([text("\(keyword) 5CG1234XYZ", 1)]).map(\.value) == ["5CG1234XYZ"])
