@@ -8,13 +8,13 @@
 /// rows are matched by how much they overlap, so a value column set a few pixels higher or lower
 /// than its label column (read by OCR before it, or drifting on a tilted label) still pairs with
 /// its own row and not the next; on a tilted label rows are followed along the tilt its lines'
-/// words (or its columns) show; failing that, the line just under it, starting near it, and last
-/// the line just over it (a caption set under its value). Each value's line is used once; a line
-/// lying over it (the page read a second time, its print read another way) is the keyword's value
-/// too, the two in the order they were read unless one holds the other whole and more. Within one
-/// line, "VALUE (Serial No.)" names the value, its closing parenthesis lost or not. A word OCR
-/// split into two boxes on one row is put together first, and so is a keyword ("Serial" and
-/// "no.").
+/// words (or its columns) show; failing that, the line just under it, starting near it (under it
+/// along the tilt, on a tilted label), and last the line just over it (a caption set under its
+/// value). Each value's line is used once; a line lying over it (the page read a second time, its
+/// print read another way) is the keyword's value too, the two in the order they were read unless
+/// one holds the other whole and more. Within one line, "VALUE (Serial No.)" names the value, its
+/// closing parenthesis lost or not. A word OCR split into two boxes on one row is put together
+/// first, and so is a keyword ("Serial" and "no.").
 enum Layout {
     static func joined(_ given: [SerialReading]) -> [SerialReading] {
         let readings = mended(given, tilt: tilt(of: given))
@@ -133,7 +133,15 @@ enum Layout {
                 // Under it, set from the same left edge, or centred on the same axis (a
                 // centred label: "S/N" over "OM48XG849532").
                 let aligned = abs(other.x - box.x) <= 3 * height || abs((other.x + other.maxX) - (box.x + box.maxX)) <= 2 * larger
-                return other.y > box.y + height / 2 && other.y - box.maxY <= larger * 2 && aligned
+                guard aligned else { return false }
+                if other.y > box.y + height / 2 && other.y - box.maxY <= larger * 2 { return true }
+                // On a tilted label a line's box is as high as its print and its slope across
+                // it: a value longer than its caption starts above the caption's middle (the
+                // value's box 75 high round 12 degrees of slope). Along the tilt it is under.
+                guard tilt != 0 else { return false }
+                let (caption, value) = (level(box, tilt: tilt), level(other, tilt: tilt))
+                let rows = max(caption.bottom - caption.top, value.bottom - value.top)
+                return value.top > (caption.top + caption.bottom) / 2 && value.top - caption.bottom <= 2 * rows
             }.min { readings[$0].box!.y < readings[$1].box!.y }
             if let j = below {
                 partner[i] = j

@@ -484,6 +484,29 @@ struct LayoutTests {
         #expect(SerialExtractor.candidates(readings).map(\.value) == ["XGYXJHW"])
     }
 
+    @Test(
+        "a label turned ten degrees: a value longer than its caption, its box starting above the caption's middle, is under it along the tilt"
+    )
+    func tiltedUnder() {
+        func line(_ value: String, _ number: Int, _ box: Box, rough: Double? = nil) -> SerialReading {
+            SerialReading(value: value, symbology: nil, place: "printed line \(number)", box: box, roughSlope: rough)
+        }
+        // An Apple label turned anticlockwise: "SERIAL NO" 39 high, its value 75 high round the
+        // slope of a line twice as long, starting 12 pixels lower.
+        let readings = [
+            code("FVF7QZMA0UDY"), line("Mac mini", 1, Box(x: 97, y: 190, width: 145, height: 48)),
+            line("Model: A5313", 2, Box(x: 108, y: 248, width: 194, height: 54), rough: -0.16),
+            line("SERIAL NO", 3, Box(x: 118, y: 317, width: 133, height: 39), rough: -0.16),
+            line("FVF7QZMA4UDY", 4, Box(x: 141, y: 329, width: 280, height: 75)),
+            line("EMC: 0450", 5, Box(x: 134, y: 407, width: 151, height: 48)),
+        ]
+        #expect(Layout.tilt(of: readings) < -0.1)
+        #expect(Layout.joined(readings).map(\.value).contains("SERIAL NO FVF7QZMA4UDY"))
+        let found = SerialExtractor.candidates(readings)
+        #expect(found.map(\.value) == ["FVF7QZMA4UDY", "FVF7QZMA0UDY"])
+        #expect(found.first?.disagreesWith == ["FVF7QZMA0UDY"])
+    }
+
     @Test("a tilted label whose lines are too short to show it: the drift of its columns does, and a line round a barcode does not")
     func tiltFromColumns() {
         // An Apple table turned clockwise: the serial's value lies across its keyword's row and
