@@ -16,7 +16,7 @@
 /// closing parenthesis lost or not. A word OCR split into two boxes on one row is put together
 /// first, and so is a keyword ("Serial" and "no.").
 enum Layout {
-    static func joined(_ given: [SerialReading]) -> [SerialReading] {
+    static func joined(_ given: [SerialReading], inFormat: (String) -> Bool = { _ in false }) -> [SerialReading] {
         let readings = mended(given, tilt: tilt(of: given))
         var out = readings
         let texts = readings.indices.filter { !readings[$0].isBarcode && readings[$0].box != nil }
@@ -219,14 +219,20 @@ enum Layout {
                 return high * 2 <= low * 3 && down * 2 >= high && across * 2 >= min(box.width, other.width)
             }
             // A reading that holds the first reading whole, and more, read more of the print: it
-            // comes first. Otherwise they come in the order they were read (the first reading
-            // first): a second reading that holds only another second reading whole ("PF913412Z",
+            // comes first. Then one in the format of the maker the label names (`inFormat`), before
+            // one in none: "5CG0087LYE" on an HP label before "5CGO0087LYE", a 0 read twice, read
+            // first. Otherwise they come in the order they were read (the first reading first): a
+            // second reading that holds only another second reading whole ("PF913412Z",
             // "PF913412" of the row read at other sizes, beside "PF91341Z" read first) is no
             // better read than the first.
             func body(_ k: Int) -> String { readings[k].value.filter { $0.isLetter || $0.isNumber } }
             let firstRead = ([j] + over).min()!
             func holdsFirst(_ k: Int) -> Bool { k != firstRead && body(k) != body(firstRead) && body(k).contains(body(firstRead)) }
-            let group = ([j] + over).sorted { (holdsFirst($0) ? 1 : 0, -$0) > (holdsFirst($1) ? 1 : 0, -$1) }
+            // The whole line, its spaces out ("FVF 7WX4ESFUF" is Apple's twelve characters).
+            func formatted(_ k: Int) -> Bool { inFormat(Tokens.withOCRSymbols(readings[k].value.filter { !$0.isWhitespace })) }
+            let group = ([j] + over).sorted {
+                (holdsFirst($0) ? 1 : 0, formatted($0) ? 1 : 0, -$0) > (holdsFirst($1) ? 1 : 0, formatted($1) ? 1 : 0, -$1)
+            }
             alternates[i] = Array(group.dropFirst())
             taken.formUnion(over)
             out[i] = pairing(i, group[0])

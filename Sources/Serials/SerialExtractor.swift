@@ -83,7 +83,10 @@ public struct SerialReading: Sendable, Hashable {
 /// differ, both are listed, next to each other, each naming the other.
 public enum SerialExtractor {
     public static func candidates(_ given: [SerialReading]) -> [SerialCandidate] {
-        let readings = Layout.joined(given)
+        // Of two readings of one value's print, the one in the format of the maker the label
+        // names first (the print's words are the same however its lines are joined).
+        let named = Tokens.makersFormats(label: given.filter { !$0.isBarcode }.map(\.value).joined(separator: "\n"))
+        let readings = Layout.joined(given, inFormat: named.holdAny)
         var pool = Pool()
         var excluded = Set<String>()  // folded values named as something else
         var escs: [String] = []

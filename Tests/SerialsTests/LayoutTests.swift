@@ -133,6 +133,27 @@ struct LayoutTests {
             ])
     }
 
+    @Test(
+        "of two readings of a value's print, the one in the format of the maker the label names first; with no maker named, the first read")
+    func readingInMakersFormat() {
+        func label(_ title: String) -> [SerialReading] {
+            [
+                boxed(title, 1, 434, 88, 326, 27), boxed("S/N", 2, 436, 206, 36, 18), boxed("5CGO0087LYE", 3, 436, 245, 206, 26),
+                boxed("5CG0087LYE", 4, 436, 245, 206, 26), boxed("Model: HSN-96VF", 5, 435, 296, 253, 25),
+            ]
+        }
+        #expect(SerialExtractor.candidates(label("HP EliteBook 840 G8")).first?.value == "5CG0087LYE")
+        // No maker named: the reading read first stays first (as the known formats mend it).
+        #expect(SerialExtractor.candidates(label("EliteBook 840 G8")).first?.value == "5C600087LYE")
+        // A value OCR read in pieces is judged whole: "FVF 7WX4ESFUF" is Apple's twelve
+        // characters, and "7WX4ESFJUF" of another reading is no ten-character Apple serial.
+        let apple = [
+            boxed("iPad Air", 1, 111, 214, 149, 19), boxed("Serial No.", 2, 110, 362, 163, 17),
+            boxed("FVF 7WX4ESFJUF", 3, 364, 361, 202, 18), boxed("FVF 7WX4ESFUF", 4, 364, 361, 203, 18),
+        ]
+        #expect(SerialExtractor.candidates(apple).first?.value == "FVF7WX4ESFUF")
+    }
+
     @Test("a keyword read twice in one place is one keyword: its value read two ways follows it, the one holding the other whole first")
     func keywordReadTwice() {
         // Boxes as read off a WD label under glare: the first reading lost the W of the value, the
