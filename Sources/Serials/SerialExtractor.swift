@@ -207,11 +207,15 @@ public enum SerialExtractor {
         var found = pool.result(expressServiceCodes: escs, formats: decisive, makersFormats: makersFormats)
         // A Dell label's Express Service Code is its service tag in base 36: where no candidate
         // is that tag (OCR lost the tag, or misread it past mending), the code's own tag is one,
-        // read from the code's line.
+        // read from the code's line. It comes first where no candidate is in the format of the
+        // maker the label names and the tag is (a Dell tag is seven characters: "SBRAC", five
+        // read off a blurred tag, is none).
         for (esc, place) in zip(escs, escPlaces) {
             guard let tag = Tokens.tag(ofESC: esc), !found.contains(where: { Tokens.base36($0.value) == esc }) else { continue }
-            found.append(
-                SerialCandidate(value: tag, whereRead: [place + " (the Express Service Code)"], evidence: .text, disagreesWith: []))
+            let candidate = SerialCandidate(
+                value: tag, whereRead: [place + " (the Express Service Code)"], evidence: .text, disagreesWith: [])
+            let first = makersFormats.holdAny(tag) && !found.contains { makersFormats.holdAny($0.value) }
+            found.insert(candidate, at: first ? 0 : found.count)
         }
         return found.isEmpty ? shapedLikeSerials(readings, formats: decisive, makersFormats: makersFormats) : found
     }

@@ -646,6 +646,16 @@ struct ExtractorTests {
         // A tag read past mending: the print as read first, the code's tag after it.
         let far = SerialExtractor.candidates([text("Service Tag: XQ3HH7C", 1), text("Express Service Code: 45986262666", 2)])
         #expect(far.map(\.value) == ["XQ3HH7C", "L4J17D6"])
+        // So on a Dell label: the print is seven characters, a Dell tag's length.
+        let named = SerialExtractor.candidates([
+            text("DELL Latitude 5420", 1), text("Service Tag: XQ3HH7C", 2), text("Express Service Code: 45986262666", 3),
+        ])
+        #expect(named.map(\.value) == ["XQ3HH7C", "L4J17D6"])
+        // A tag read short off blurred print is no Dell tag: the code's tag first.
+        let short = SerialExtractor.candidates([
+            text("DELL Latitude $420", 1), text("SVC TAG: SBRAC", 2), text("Express Service Code: 7241032164", 3),
+        ])
+        #expect(short.map(\.value) == ["3BR4G6C", "SBRAC"])
     }
 
     func luhnValid(_ s: String) -> Bool {
