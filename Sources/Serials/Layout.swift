@@ -14,7 +14,8 @@
 /// print read another way) is the keyword's value too, the two in the order they were read unless
 /// one holds the other whole and more. Within one line, "VALUE (Serial No.)" names the value, its
 /// closing parenthesis lost or not. A word OCR split into two boxes on one row is put together
-/// first, and so is a keyword ("Serial" and "no.").
+/// first, and so is a keyword ("Serial" and "no."). `inFormat` says whether a value is in the
+/// format of a maker the label names: of two readings of one value's print, that one first.
 enum Layout {
     static func joined(_ given: [SerialReading], inFormat: (String) -> Bool = { _ in false }) -> [SerialReading] {
         let readings = mended(given, tilt: tilt(of: given))
