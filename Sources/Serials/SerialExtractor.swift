@@ -83,17 +83,17 @@ public struct SerialReading: Sendable, Hashable {
 /// differ, both are listed, next to each other, each naming the other.
 public enum SerialExtractor {
     public static func candidates(_ given: [SerialReading]) -> [SerialCandidate] {
-        // The formats of the makers the label names (its words are the same however its lines
-        // are joined): of two readings of one value's print, the one in such a format first.
-        let makersFormats = Tokens.makersFormats(label: given.filter { !$0.isBarcode }.map(\.value).joined(separator: "\n"))
+        // The vendor formats that apply to this label, and those of the makers it names (its
+        // words are the same however its lines are joined): of two readings of one value's
+        // print, the one in a named maker's format first.
+        let label = given.filter { !$0.isBarcode }.map(\.value).joined(separator: "\n")
+        let formats = Tokens.formats(label: label)
+        let makersFormats = Tokens.makersFormats(label: label)
         let readings = Layout.joined(given, inFormat: makersFormats.holdAny)
         var pool = Pool()
         var excluded = Set<String>()  // folded values named as something else
         var escs: [String] = []
         var escPlaces: [String] = []
-        // The vendor formats that apply to this label (a named maker's only where the print names it).
-        let label = readings.filter { !$0.isBarcode }.map(\.value).joined(separator: "\n")
-        let formats = Tokens.formats(label: label)
         let barcodes = readings.filter(\.isBarcode).map(\.value)
         // Printed lines first: their keywords say what the barcodes' values are not.
         for reading in readings where !reading.isBarcode {
