@@ -131,10 +131,8 @@ enum Layout {
                 // larger of the two, up to twice its height (a caption OCR boxed only half as
                 // high as it is printed, "SER NO" 7 pixels high, 22 above its 13-pixel value).
                 let larger = max(height, other.height)
-                // Under it, set from the same left edge, or centred on the same axis (a
-                // centred label: "S/N" over "OM48XG849532").
-                let aligned = abs(other.x - box.x) <= 3 * height || abs((other.x + other.maxX) - (box.x + box.maxX)) <= 2 * larger
-                guard aligned else { return false }
+                // Under it, set from the same left edge, or centred on the same axis.
+                guard aligned(other, with: box) else { return false }
                 if other.y > box.y + height / 2 && other.y - box.maxY <= larger * 2 { return true }
                 // On a tilted label a line's box is as high as its print and its slope across
                 // it: a value longer than its caption starts above the caption's middle (the
@@ -180,9 +178,7 @@ enum Layout {
             let height = max(1, box.height)
             let next = texts.filter { j in
                 guard j != i, let other = readings[j].box else { return false }
-                let larger = max(height, other.height)
-                let aligned = abs(other.x - box.x) <= 3 * height || abs((other.x + other.maxX) - (box.x + box.maxX)) <= 2 * larger
-                return other.maxY < box.y + height / 2 && box.y - other.maxY <= larger && aligned
+                return other.maxY < box.y + height / 2 && box.y - other.maxY <= max(height, other.height) && aligned(other, with: box)
             }.max { readings[$0].box!.maxY < readings[$1].box!.maxY }
             if let j = next, values.contains(j), !taken.contains(j), case let words = Tokens.runOn(readings[j].value), words.count == 1,
                 case let value = Tokens.withOCRSymbols(String(words[0])), valueShaped(value, least: 5), Tokens.codeCharacters(value),
@@ -450,6 +446,15 @@ enum Layout {
             }
         }
         return nil
+    }
+
+    /// Whether a line's box is set over or under a keyword's from the same left edge (within three
+    /// of the keyword's heights), or centred on the same axis (a centred label: "S/N" over
+    /// "OM48XG849532").
+    static func aligned(_ line: Box, with keyword: Box) -> Bool {
+        let height = max(1, keyword.height)
+        return abs(line.x - keyword.x) <= 3 * height
+            || abs((line.x + line.maxX) - (keyword.x + keyword.maxX)) <= 2 * max(height, line.height)
     }
 
     /// Whether `value`, one word, is shaped like a value: `least` characters at least, with a
