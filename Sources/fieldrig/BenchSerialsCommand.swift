@@ -15,7 +15,9 @@ enum BenchSerialsCommand: Command {
         a 'serial' line, and reports: how often the true serial is on the chooser's list, how often
         it is first, the mean list length, and how often a planted barcode/print disagreement
         ('disagree' lines) was shown as one, and on how many labels with none planted one was shown
-        all the same (a false alarm). Then the same per vendor style, layout and
+        all the same (a false alarm); a planted one not shown is told by why: its barcode or
+        its print not read, the print read as a value that is the barcode's up to look-alikes, or
+        both read (the extractor's miss). Then the same per vendor style, layout and
         degradation where the sidecars name them ('style', 'layout', 'effect': the rendered corpus
         of Devices/serial-corpus/generate), and every miss, of two kinds: a reading miss (the
         serial is in neither a barcode nor a printed line, even allowing OCR confusions) and an
@@ -67,6 +69,8 @@ enum BenchSerialsCommand: Command {
             if sidecar.serial != nil { labels.append((base + ".png", sidecar)) }
         }
         guard !labels.isEmpty else { throw CommandFailure("\(folder): no NAME.png with a NAME.expected naming its serial") }
+        // Planted disagreements not shown, by why.
+        var hidden: [HiddenDisagreement.Kind: Int] = [:]
         var total = Tally()
         var byStyle: [String: Tally] = [:]
         var byLayout: [String: Tally] = [:]
@@ -99,6 +103,12 @@ enum BenchSerialsCommand: Command {
             } else if values.contains(truth) {
                 misses.append("\(path): order: \(truth) not first in \(values)")
             }
+            let barcodes = read.readings.compactMap { reading in
+                if case .barcode = reading.source { reading.value } else { nil }
+            }
+            let lines = read.readings.compactMap { reading in
+                if case .text = reading.source { reading.value } else { nil }
+            }
             for disagreement in label.sidecar.disagreements {
                 tally.planted += 1
                 let a = candidates.first { $0.value == disagreement.printed }
@@ -106,7 +116,10 @@ enum BenchSerialsCommand: Command {
                 if a?.disagreesWith.contains(disagreement.barcode) == true && b?.disagreesWith.contains(disagreement.printed) == true {
                     tally.shown += 1
                 } else {
-                    misses.append("\(path): the disagreement \(disagreement.barcode) / \(disagreement.printed) was not shown")
+                    let why = HiddenDisagreement(
+                        barcode: disagreement.barcode, printed: disagreement.printed, barcodes: barcodes, lines: lines)
+                    hidden[why.kind, default: 0] += 1
+                    misses.append("\(path): the disagreement \(disagreement.barcode) / \(disagreement.printed) was not shown: \(why)")
                 }
             }
             // A disagreement shown where none was planted: the print misread (or another field
@@ -128,7 +141,14 @@ enum BenchSerialsCommand: Command {
             String(
                 format: "%d labels: true serial on the list %.1f%%, first %.1f%%, mean list length %.2f", total.labels,
                 Double(total.onList) / n * 100, Double(total.first) / n * 100, Double(total.lengths) / n))
-        emit(total.planted == 0 ? "no planted disagreements" : "planted disagreements shown as one: \(total.shown) of \(total.planted)")
+        if total.planted == 0 {
+            emit("no planted disagreements")
+        } else if total.shown == total.planted {
+            emit("planted disagreements shown as one: \(total.shown) of \(total.planted)")
+        } else {
+            let why = HiddenDisagreement.Kind.allCases.map { "\(hidden[$0, default: 0]) \($0.rawValue)" }.joined(separator: ", ")
+            emit("planted disagreements shown as one: \(total.shown) of \(total.planted) (not shown: \(why))")
+        }
         emit("disagreements shown where none was planted: on \(total.unplanted) of \(total.unplantedLabels) labels")
         emit(
             "misses: \(total.readingMisses) reading (the serial was not read), \(total.extractionMisses) extraction (read, not listed: \(total.percent(total.extractionMisses).trimmingCharacters(in: .whitespaces)))"

@@ -85,6 +85,23 @@ struct SerialCommandTests {
         #expect(run.stdout.contains("no planted disagreements\ndisagreements shown where none was planted: on 1 of 1 labels"))
         #expect(run.stdout.contains("\(folder)/swap.png: a disagreement 9Q4TR63 / 9Q4TR36 was shown, none was planted"))
     }
+
+    @Test("bench serials says why a planted disagreement was not shown: here, no barcode holds the value the sidecar plants")
+    func benchHidden() throws {
+        let folder = NSTemporaryDirectory() + "fieldrig-hidden-\(getpid())-\(UUID().uuidString.prefix(6))"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: "Devices/labels/disagree-swap.png", toPath: "\(folder)/swap.png")
+        // Its barcode holds 9Q4TR36; the sidecar plants one that holds 9Q4TR99.
+        try "serial 9Q4TR63\ndisagree 9Q4TR99 9Q4TR63\n".write(toFile: "\(folder)/swap.expected", atomically: true, encoding: .utf8)
+        let run = try fieldrig("bench", "serials", folder)
+        #expect(run.status == 0)
+        #expect(
+            run.stdout.contains(
+                "planted disagreements shown as one: 0 of 1 (not shown: 1 barcode not read, 0 print not read, 0 print read as the barcode's, 0 both read)"
+            ))
+        #expect(run.stdout.contains("\(folder)/swap.png: the disagreement 9Q4TR99 / 9Q4TR63 was not shown: its barcode was not read"))
+    }
 }
 
 @Suite("fieldrig scenarios, rules and explore")
