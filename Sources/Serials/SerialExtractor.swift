@@ -201,6 +201,7 @@ public enum SerialExtractor {
                 pool.add(value, place: reading.place, source: n == 0 ? .barcode : .barcodeAlternative)
             }
         }
+        pool.splitPrintFromBarcode()
         pool.mergeConfusedPrint()
         let decisive = formats.filter(\.isDecisive)
         var found = pool.result(expressServiceCodes: escs, formats: decisive, makersFormats: makersFormats)
@@ -371,6 +372,41 @@ struct Pool {
         if !entry.places.contains(place) { entry.places.append(place) }
         entry.sources.insert(source)
         entries[key] = entry
+    }
+
+    /// A print that folds to a barcode's value only by a look-alike that stands for another
+    /// reading of the same print too ("ZASFMH6Y", S for a 5 or a 9, beside a barcode's ZA5FMH6Y
+    /// and "ZA9FMH6Y" read of the same line) is that other reading's, not the barcode's: the
+    /// other explains every reading of the print, the barcode's value not the one with a 9.
+    /// A reading of the print that is the barcode's value as it is, the other reading does not
+    /// explain: then the print stays the barcode's.
+    mutating func splitPrintFromBarcode() {
+        // In the order read, so that every run does the same.
+        for (key, entry) in entries.sorted(by: { $0.value.order < $1.value.order }) where entry.fromBarcode {
+            guard let barcode = entry.barcodeValue, let read = entry.textValue, let readPlace = entry.textPlace else { continue }
+            let texts = [(value: read, place: readPlace)] + entry.otherTexts
+            let other = entries.filter { other in
+                guard !other.value.fromBarcode, let value = other.value.textValue, value.count == barcode.count,
+                    Tokens.sameField(value, barcode), !Tokens.readAs(value, barcode)
+                else { return false }
+                return texts.allSatisfy { $0.value.count == value.count && zip($0.value, value).allSatisfy { Tokens.confused($0, $1) } }
+            }
+            guard other.count == 1, let target = other.first else { continue }
+            let textPlaces = texts.map(\.place)
+            var moved = target.value
+            for place in textPlaces where !moved.places.contains(place) { moved.places.append(place) }
+            moved.otherTexts += texts
+            moved.sources.formUnion(entry.sources.subtracting([.barcode, .barcodeAlternative]))
+            moved.order = min(moved.order, entry.order)
+            entries[target.key] = moved
+            var left = entry
+            left.places.removeAll { textPlaces.contains($0) }
+            left.sources.subtract([.labelledText, .unlabelledText])
+            left.textValue = nil
+            left.textPlace = nil
+            left.otherTexts = []
+            entries[key] = left
+        }
     }
 
     /// A printed value that OCR could have made of a barcode's exact value joins it: one value,

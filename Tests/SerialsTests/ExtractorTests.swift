@@ -192,6 +192,23 @@ struct ExtractorTests {
         #expect(!cisco.contains { $0.evidence == .agree })
     }
 
+    @Test("a print read with a look-alike for the barcode's character and for another reading's of it is that reading's, disagreeing")
+    func printReadBothWays() {
+        // The same line read three ways: S stands for a 5 or a 9, Q for a 9; only a 9 explains
+        // all three, so the print is ZA9FMH6Y and disagrees with the barcode's ZA5FMH6Y.
+        let readings = [
+            text("SERIAL ZA9FMH6Y", 4), text("SERIAL ZASFMH6Y", 5), text("SERIAL ZAQFMH6Y", 6), code("SZA5FMH6Y"),
+        ]
+        let c = SerialExtractor.candidates(readings)
+        let printed = c.first { $0.value == "ZA9FMH6Y" }
+        #expect(printed?.disagreesWith == ["ZA5FMH6Y"], "\(c)")
+        #expect(c.first { $0.value == "ZA5FMH6Y" }?.disagreesWith.contains("ZA9FMH6Y") == true, "\(c)")
+        // A reading of the print that is the barcode's value as it is keeps the two agreeing.
+        let exact = SerialExtractor.candidates(readings + [text("SERIAL ZA5FMH6Y", 7)])
+        #expect(exact.first?.value == "ZA5FMH6Y" && exact.first?.evidence == .agree, "\(exact)")
+        #expect(exact.first?.disagreesWith == [], "\(exact)")
+    }
+
     @Test(
         "the keywords of other things keep their values off the list, as text and as barcodes",
         arguments: [
