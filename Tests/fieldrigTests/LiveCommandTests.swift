@@ -72,15 +72,21 @@ struct SerialCommandTests {
         #expect(run.stdout.contains("disagreements shown where none was planted: on 0 of 23 labels"))
     }
 
-    @Test("bench serials counts a disagreement shown on a label where none was planted, and names the label")
-    func benchUnplanted() throws {
-        let folder = NSTemporaryDirectory() + "fieldrig-unplanted-\(getpid())-\(UUID().uuidString.prefix(6))"
+    /// `fieldrig bench serials` over a folder holding the disagree-swap label (barcode 9Q4TR36,
+    /// print 9Q4TR63) with `sidecar` as what it is said to hold; the run and the folder.
+    func benchSwap(_ sidecar: String) throws -> (run: Run, folder: String) {
+        let folder = NSTemporaryDirectory() + "fieldrig-bench-\(getpid())-\(UUID().uuidString.prefix(6))"
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: "Devices/labels/disagree-swap.png", toPath: "\(folder)/swap.png")
-        // The same label, its sidecar not saying that barcode and print differ.
-        try "serial 9Q4TR63\n".write(toFile: "\(folder)/swap.expected", atomically: true, encoding: .utf8)
-        let run = try fieldrig("bench", "serials", folder)
+        try sidecar.write(toFile: "\(folder)/swap.expected", atomically: true, encoding: .utf8)
+        return (try fieldrig("bench", "serials", folder), folder)
+    }
+
+    @Test("bench serials counts a disagreement shown on a label where none was planted, and names the label")
+    func benchUnplanted() throws {
+        // The label's sidecar not saying that barcode and print differ.
+        let (run, folder) = try benchSwap("serial 9Q4TR63\n")
         #expect(run.status == 0)
         #expect(run.stdout.contains("no planted disagreements\ndisagreements shown where none was planted: on 1 of 1 labels"))
         #expect(run.stdout.contains("\(folder)/swap.png: a disagreement 9Q4TR63 / 9Q4TR36 was shown, none was planted"))
@@ -88,13 +94,8 @@ struct SerialCommandTests {
 
     @Test("bench serials says why a planted disagreement was not shown: here, no barcode holds the value the sidecar plants")
     func benchHidden() throws {
-        let folder = NSTemporaryDirectory() + "fieldrig-hidden-\(getpid())-\(UUID().uuidString.prefix(6))"
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: "Devices/labels/disagree-swap.png", toPath: "\(folder)/swap.png")
-        // Its barcode holds 9Q4TR36; the sidecar plants one that holds 9Q4TR99.
-        try "serial 9Q4TR63\ndisagree 9Q4TR99 9Q4TR63\n".write(toFile: "\(folder)/swap.expected", atomically: true, encoding: .utf8)
-        let run = try fieldrig("bench", "serials", folder)
+        // The sidecar plants a barcode holding 9Q4TR99.
+        let (run, folder) = try benchSwap("serial 9Q4TR63\ndisagree 9Q4TR99 9Q4TR63\n")
         #expect(run.status == 0)
         #expect(
             run.stdout.contains(
