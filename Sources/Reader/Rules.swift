@@ -8,7 +8,8 @@ import Imaging
 /// pixels to either side of it, running far longer than any stroke of a letter: horizontal runs
 /// of at least an eighth of the frame's width, vertical ones of an eighth of its height. Letters'
 /// strokes are shorter, and where a letter crosses a rule its stroke is dark beside the rule too,
-/// so it stays. Boxes are unchanged: the frame keeps its size.
+/// so it stays. A box ruled round a value is often shorter than that, and is found by its shape
+/// instead (`markBoxes`). Readings' boxes are unchanged: the frame keeps its size.
 enum Rules {
     /// A pixel is on a rule when it is this much darker than the pixels `reach` away on both
     /// sides across the rule (a rule up to 2 * reach - 1 pixels thick).
@@ -51,10 +52,132 @@ enum Rules {
                 }
             }
         }
+        pixels.withUnsafeBufferPointer { p in
+            fill.withUnsafeMutableBufferPointer { fill in markBoxes(p, fill, width: w, height: h) }
+        }
         guard fill.contains(where: { $0 >= 0 }) else { return frame }
         var bytes = pixels
         for (n, level) in fill.enumerated() where level >= 0 { bytes[n] = UInt8(level) }
         return Frame(width: w, height: h, bytes: bytes, timestamp: frame.timestamp, index: frame.index)
+    }
+
+    /// A box is ruled round a value at least this high inside (the value's print and paper
+    /// above and below it) and at most `boxHeight.upperBound`.
+    static let boxHeight = 10...150
+    /// A box's rules are at least this long, and at least twice the box's height.
+    static let boxRuleLeast = 40
+
+    /// A rule of a box as found: the pixel rows it covers and how far it runs.
+    struct Rule: Equatable {
+        var top: Int
+        var bottom: Int
+        var left: Int
+        var right: Int
+    }
+
+    /// Marks in `fill` the rules of boxes drawn round print: a thin rule over the print and one
+    /// under it, running from the same column to the same column (a pixel or few either way), at
+    /// least twice as long as the box is high, closed by an upright at either end, and clear
+    /// paper just inside both rules (print in a box stands off its rules; the tops and feet of
+    /// letters smeared sideways into lines do not: their stems run on from them). Tesseract
+    /// takes a boxed value for a picture and reads none of it, or reads its uprights into it
+    /// ("|50026B7BB44051,<A |"). A QR code's finder ring is as high as wide, so no such box.
+    private static func markBoxes(_ p: UnsafeBufferPointer<UInt8>, _ fill: UnsafeMutableBufferPointer<Int16>, width w: Int, height h: Int) {
+        // Each pixel row's runs of pixels on a horizontal rule (a table's too: a box's rules as
+        // long are painted out already, its uprights are not), followed into the rows under it
+        // while they run the same way: the rules.
+        var rules: [Rule] = []
+        var open: [Rule] = []
+        for y in reach..<(h - reach) {
+            var runs: [(left: Int, right: Int)] = []
+            var start = -1
+            var last = -10
+            func close() { if start >= 0, last - start + 1 >= boxRuleLeast { runs.append((start, last)) } }
+            for x in 0..<w {
+                let n = y * w + x
+                guard Int(min(p[n - reach * w], p[n + reach * w])) - Int(p[n]) >= contrast else { continue }
+                if x - last > gap + 1 {
+                    close()
+                    start = x
+                }
+                last = x
+            }
+            close()
+            var next: [Rule] = []
+            for run in runs {
+                if let k = open.firstIndex(where: { abs($0.left - run.left) <= 3 && abs($0.right - run.right) <= 3 }) {
+                    var rule = open.remove(at: k)
+                    rule.bottom = y
+                    next.append(rule)
+                } else {
+                    next.append(Rule(top: y, bottom: y, left: run.left, right: run.right))
+                }
+            }
+            rules += open
+            open = next
+        }
+        rules += open
+        // A rule is thin: four pixel rows at most.
+        rules = rules.filter { $0.bottom - $0.top < 4 }.sorted { $0.top < $1.top }
+        for (k, over) in rules.enumerated() {
+            // The nearest rule under it that runs as far.
+            guard
+                let under = rules[(k + 1)...].first(where: {
+                    abs($0.left - over.left) <= 4 && abs($0.right - over.right) <= 4 && $0.top - over.bottom > boxHeight.lowerBound
+                }),
+                boxHeight.contains(under.top - over.bottom - 1)
+            else { continue }
+            let (left, right) = (min(over.left, under.left), max(over.right, under.right))
+            let inside = (over.bottom + 1)..<under.top
+            // A ruled table's rows are boxes stacked: another rule over or under this pair, as
+            // far again, running along three quarters of it or more (a table seen in perspective
+            // is narrower at one end), makes them a table's. Its rules are painted out already
+            // where long; its cells' print is read as it is.
+            let stacked = rules.contains { rule in
+                rule != over && rule != under && 4 * (min(rule.right, right) - max(rule.left, left)) >= 3 * (right - left)
+                    && (over.top - rule.bottom - 1 <= 2 * inside.count && rule.bottom < over.top
+                        || rule.top - under.bottom - 1 <= 2 * inside.count && rule.top > under.bottom)
+            }
+            guard !stacked else { continue }
+            guard right - left + 1 >= 2 * (under.bottom - over.top + 1) else { continue }
+            // An upright near each end: a column on a vertical rule down nine tenths of the way.
+            func onUpright(_ x: Int, _ y: Int) -> Bool {
+                guard x >= reach, x < w - reach else { return false }
+                let n = y * w + x
+                return Int(min(p[n - reach], p[n + reach])) - Int(p[n]) >= contrast
+            }
+            func upright(_ near: ClosedRange<Int>) -> Int? {
+                near.first { x in inside.count { onUpright(x, $0) } * 10 >= inside.count * 9 }
+            }
+            guard let leftUpright = upright((left - 2)...(left + 4)), let rightUpright = upright((right - 4)...(right + 2)) else {
+                continue
+            }
+            // Clear paper two rows inside each rule, between the uprights: the paper's level is
+            // the middle of the box's pixels (print covers less than half of it).
+            let between = (leftUpright + 6)..<max(leftUpright + 6, rightUpright - 4)
+            guard inside.count > 6, !between.isEmpty else { continue }
+            var levels: [UInt8] = []
+            for y in inside { for x in between { levels.append(p[y * w + x]) } }
+            let paperLevel = Int(levels.sorted()[levels.count / 2])
+            func clear(_ y: Int) -> Bool { between.count { Int(p[y * w + $0]) + contrast <= paperLevel } * 10 <= between.count }
+            guard clear(over.bottom + 2), clear(under.top - 2) else { continue }
+            // Paint the rules and the uprights, with a pixel either side for their blurred edges.
+            func paint(_ xs: ClosedRange<Int>, _ ys: ClosedRange<Int>) {
+                for y in max(0, ys.lowerBound)...min(h - 1, ys.upperBound) {
+                    for x in max(0, xs.lowerBound)...min(w - 1, xs.upperBound) where Int(p[y * w + x]) < paperLevel {
+                        fill[y * w + x] = Int16(paperLevel)
+                    }
+                }
+            }
+            paint((left - 1)...(right + 1), (over.top - 1)...(over.bottom + 1))
+            paint((left - 1)...(right + 1), (under.top - 1)...(under.bottom + 1))
+            for x in [leftUpright, rightUpright] {
+                // The upright from the column found to where it stops being one.
+                var end = x
+                while end + 1 < w, inside.count(where: { onUpright(end + 1, $0) }) * 10 >= inside.count * 9 { end += 1 }
+                paint((x - 1)...(end + 1), (over.top - 1)...(under.bottom + 1))
+            }
+        }
     }
 
     /// Marks in `fill` the pixels on a rule (`paper` nonzero) of the runs at least an eighth of

@@ -44,6 +44,55 @@ struct RulesTests {
         }
     }
 
+    @Test("a box ruled round a value, shorter than a table's rules, goes; the value in it stays")
+    func boxGoes() {
+        // On a frame 1280 wide a table's rules are 160 long or more. A box 140 wide and 40 high:
+        // rules 2 pixels thick, uprights 2 wide, and "letters" standing off the rules by 8
+        // pixels (tesseract reads nothing of a value boxed so).
+        let rules = [
+            Box(x: 100, y: 40, width: 140, height: 2), Box(x: 100, y: 78, width: 140, height: 2), Box(x: 100, y: 40, width: 2, height: 40),
+            Box(x: 238, y: 40, width: 2, height: 40),
+        ]
+        let letters = (0..<5).map { Box(x: 112 + $0 * 24, y: 50, width: 12, height: 20) }
+        let cleared = Rules.erased(frame(1280, 120, dark: rules + letters))
+        #expect(cleared[170, 40] == 235 && cleared[170, 79] == 235, "the rules over and under the value are painted out")
+        #expect(cleared[100, 60] == 235 && cleared[239, 60] == 235, "so are its uprights")
+        #expect(letters.allSatisfy { cleared[$0.x + 6, $0.y + 10] == 30 }, "the value stays")
+    }
+
+    @Test("lines that are no box stay: a square ring, print whose tops and feet run together, a box open at one end")
+    func notBoxes() {
+        // A ring as high as wide (a QR code's finder) is no box round a value.
+        let ring = [
+            Box(x: 40, y: 20, width: 50, height: 2), Box(x: 40, y: 68, width: 50, height: 2), Box(x: 40, y: 20, width: 2, height: 50),
+            Box(x: 88, y: 20, width: 2, height: 50),
+        ]
+        // Letters smeared sideways: their tops and feet run on into lines, and their stems run
+        // from the one to the other, at both ends too, with no paper between print and "rule".
+        let smeared =
+            [Box(x: 150, y: 20, width: 123, height: 2), Box(x: 150, y: 48, width: 123, height: 2)]
+            + (0..<7).map { Box(x: 150 + $0 * 20, y: 20, width: 3, height: 30) }
+        // Two rules and one upright: a value underlined and overlined, not boxed.
+        let open = [
+            Box(x: 100, y: 150, width: 140, height: 2), Box(x: 100, y: 188, width: 140, height: 2),
+            Box(x: 100, y: 150, width: 2, height: 40), Box(x: 120, y: 160, width: 12, height: 20),
+        ]
+        let cleared = Rules.erased(frame(1280, 220, dark: ring + smeared + open))
+        #expect(cleared[60, 20] == 30 && cleared[41, 40] == 30, "the ring stays")
+        #expect(cleared[230, 20] == 30 && cleared[151, 35] == 30 && cleared[271, 35] == 30, "the smeared print stays")
+        #expect(cleared[170, 150] == 30 && cleared[101, 170] == 30, "the box open at one end stays")
+    }
+
+    @Test(
+        "a value boxed on a rendered label is read: the box's uprights are not read into it, nor is the boxed row passed over",
+        arguments: [("kingston-value-in-a-box", "50026B7BB44051AA"), ("hp-value-in-a-box", "CND9673C9A")])
+    func boxedValueRead(name: String, serial: String) throws {
+        // Third-house labels at a low resolution: tesseract read "|50026B7BB44051,<A |" (the
+        // uprights and the last A run together), and nothing at all of "SN : [CND9673C9A]".
+        let readings = try FrameReader().read(image(name))
+        #expect(readings.contains { $0.value.contains(serial) }, "\(readings.map(\.value))")
+    }
+
     @Test("a frame with nothing ruled on it is returned as it is")
     func nothingRuled() {
         let original = frame(300, 100, dark: [Box(x: 20, y: 20, width: 40, height: 3), Box(x: 100, y: 10, width: 3, height: 30)])
