@@ -431,6 +431,12 @@ enum Tokens {
         a == b || pair(a, b, in: confusedPairs)
     }
 
+    /// Whether `a` and `b` are as long and, place by place, each character is the other's or its
+    /// look-alike (`confused`): one could be OCR's reading of the other, with nothing added or lost.
+    static func confused(_ a: some Collection<Character>, _ b: some Collection<Character>) -> Bool {
+        a.count == b.count && zip(a, b).allSatisfy { confused($0, $1) }
+    }
+
     /// Look-alikes OCR makes that a real difference is as likely to be: E for F (a bar lost or
     /// added). A labelled print that differs from a barcode only by confusions, one of them among
     /// these, is not taken for the barcode's value misread: the two are shown disagreeing, the

@@ -36,8 +36,7 @@ public enum HiddenDisagreement: Equatable, Sendable, CustomStringConvertible {
             self = .printUnread
             return
         }
-        let asBarcode = { (read: [Character]) in read.count == other.count && zip(read, other).allSatisfy { Tokens.confused($0, $1) } }
-        self = reads.allSatisfy(asBarcode) ? .printReadAsBarcode(String(first)) : .bothRead
+        self = reads.allSatisfy { Tokens.confused($0, other) } ? .printReadAsBarcode(String(first)) : .bothRead
     }
 
     public var description: String {

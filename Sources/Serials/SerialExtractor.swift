@@ -389,7 +389,7 @@ struct Pool {
                 guard !other.value.fromBarcode, let value = other.value.textValue, value.count == barcode.count,
                     Tokens.sameField(value, barcode), !Tokens.readAs(value, barcode)
                 else { return false }
-                return texts.allSatisfy { $0.value.count == value.count && zip($0.value, value).allSatisfy { Tokens.confused($0, $1) } }
+                return texts.allSatisfy { Tokens.confused($0.value, value) }
             }
             guard other.count == 1, let target = other.first else { continue }
             let textPlaces = texts.map(\.place)
@@ -570,8 +570,7 @@ struct Pool {
                     // difference is as likely to be (E for F), keeps it: that is the difference.
                     // Beside a difference no confusion explains, it is OCR's and mended.
                     let weakOnly =
-                        printed.count == exact.count && zip(printed, exact).allSatisfy { Tokens.confused($0, $1) }
-                        && !zip(printed, exact).allSatisfy { Tokens.confusedStrongly($0, $1) }
+                        Tokens.confused(printed, exact) && !zip(printed, exact).allSatisfy { Tokens.confusedStrongly($0, $1) }
                     // An O where the barcode has a digit is the print's 0 (the position holds digits).
                     if printed.count == exact.count {
                         // Beside a difference no look-alike explains, the rarer look-alikes are
