@@ -29,6 +29,7 @@ enum Rules {
         // this runs on every frame read, in debug builds too.
         var fill = [Int16](repeating: -1, count: w * h)
         var paper = [UInt8](repeating: 0, count: w * h)
+        var boxRules: [Rule] = []
         pixels.withUnsafeBufferPointer { p in
             fill.withUnsafeMutableBufferPointer { fill in
                 paper.withUnsafeMutableBufferPointer { paper in
@@ -48,12 +49,12 @@ enum Rules {
                             }
                         }
                         markRuns(paper, fill, along: along, across: across, alongStride: alongStride, acrossStride: acrossStride)
+                        // The pixels on horizontal rules hold the rules of boxes too, of any length.
+                        if horizontal { boxRules = thinRules(paper, width: w, height: h) }
                     }
+                    markBoxes(p, fill, rules: boxRules, width: w, height: h)
                 }
             }
-        }
-        pixels.withUnsafeBufferPointer { p in
-            fill.withUnsafeMutableBufferPointer { fill in markBoxes(p, fill, width: w, height: h) }
         }
         guard fill.contains(where: { $0 >= 0 }) else { return frame }
         var bytes = pixels
@@ -75,17 +76,11 @@ enum Rules {
         var right: Int
     }
 
-    /// Marks in `fill` the rules of boxes drawn round print: a thin rule over the print and one
-    /// under it, running from the same column to the same column (a pixel or few either way), at
-    /// least twice as long as the box is high, closed by an upright at either end, and clear
-    /// paper just inside both rules (print in a box stands off its rules; the tops and feet of
-    /// letters smeared sideways into lines do not: their stems run on from them). Tesseract
-    /// takes a boxed value for a picture and reads none of it, or reads its uprights into it
-    /// ("|50026B7BB44051,<A |"). A QR code's finder ring is as high as wide, so no such box.
-    private static func markBoxes(_ p: UnsafeBufferPointer<UInt8>, _ fill: UnsafeMutableBufferPointer<Int16>, width w: Int, height h: Int) {
-        // Each pixel row's runs of pixels on a horizontal rule (a table's too: a box's rules as
-        // long are painted out already, its uprights are not), followed into the rows under it
-        // while they run the same way: the rules.
+    /// The thin horizontal rules at least `boxRuleLeast` long (a table's too: a box's rules as long
+    /// as a table's are painted out already, its uprights are not), top to bottom, from `paper`,
+    /// nonzero on the pixels on a horizontal rule: each pixel row's runs, followed into the rows
+    /// under it while they run the same way.
+    private static func thinRules(_ paper: UnsafeMutableBufferPointer<UInt8>, width w: Int, height h: Int) -> [Rule] {
         var rules: [Rule] = []
         var open: [Rule] = []
         for y in reach..<(h - reach) {
@@ -95,7 +90,7 @@ enum Rules {
             func close() { if start >= 0, last - start + 1 >= boxRuleLeast { runs.append((start, last)) } }
             for x in 0..<w {
                 let n = y * w + x
-                guard Int(min(p[n - reach * w], p[n + reach * w])) - Int(p[n]) >= contrast else { continue }
+                guard paper[n] != 0 else { continue }
                 if x - last > gap + 1 {
                     close()
                     start = x
@@ -118,7 +113,20 @@ enum Rules {
         }
         rules += open
         // A rule is thin: four pixel rows at most.
-        rules = rules.filter { $0.bottom - $0.top < 4 }.sorted { $0.top < $1.top }
+        return rules.filter { $0.bottom - $0.top < 4 }.sorted { $0.top < $1.top }
+    }
+
+    /// Marks in `fill` the rules of boxes drawn round print: a thin rule over the print and one
+    /// under it, running from the same column to the same column (a pixel or few either way), at
+    /// least twice as long as the box is high, closed by an upright at either end, and clear
+    /// paper just inside both rules (print in a box stands off its rules; the tops and feet of
+    /// letters smeared sideways into lines do not: their stems run on from them). Tesseract
+    /// takes a boxed value for a picture and reads none of it, or reads its uprights into it
+    /// ("|50026B7BB44051,<A |"). A QR code's finder ring is as high as wide, so no such box.
+    /// `rules`: the frame's thin horizontal rules (`thinRules`).
+    private static func markBoxes(
+        _ p: UnsafeBufferPointer<UInt8>, _ fill: UnsafeMutableBufferPointer<Int16>, rules: [Rule], width w: Int, height h: Int
+    ) {
         for (k, over) in rules.enumerated() {
             // The nearest rule under it that runs as far.
             guard
