@@ -80,9 +80,9 @@ public final class FrameReader {
         return rereadingRows(read, in: page, with: text)
     }
 
-    /// The rows of `lines` that hold a code no barcode in `barcodes` carries, read with less
-    /// confidence than `resizeBelow`, read again at each of `resizings` times their size: the
-    /// readings that read a code there differently.
+    /// The rows of `lines` that hold a code no barcode in `barcodes` carries (or a word that may
+    /// be one, `mayBeCode`), read with less confidence than `resizeBelow`, read again at each of
+    /// `resizings` times their size: the readings that read a code there differently.
     ///
     /// How tesseract reads a code depends on the size of its print, and not always better when
     /// larger: a monospaced bold face's "JF", 18 pixels high, is read "UF", and read right at
@@ -100,7 +100,7 @@ public final class FrameReader {
         func codes(_ line: TextLine) -> [String] { line.words.map { codeBody($0.text) }.filter(looksLikeCode) }
         func doubtful(_ word: Word) -> Bool {
             let code = codeBody(word.text)
-            return looksLikeCode(code) && word.confidence < resizeBelow && !barcodes.contains { $0.contains(code) }
+            return mayBeCode(code, confidence: word.confidence) && word.confidence < resizeBelow && !barcodes.contains { $0.contains(code) }
         }
         var rows: [[TextLine]] = []
         for line in lines where line.words.contains(where: doubtful) {
@@ -112,7 +112,16 @@ public final class FrameReader {
         }
         var out: [TextLine] = []
         for row in rows {
-            guard let box = Box.enclosing(row.map(\.box)) else { continue }
+            guard var box = Box.enclosing(row.map(\.box)) else { continue }
+            // A mark read as a word far taller than the code (the corner of a table's cell, read
+            // as a quote) would make the band span the rows above and below: the band is then
+            // the row's words as high as the code.
+            let tallest = row.flatMap(\.words).filter(doubtful).map(\.box.height).max() ?? box.height
+            if box.height * 2 > tallest * 3,
+                let words = Box.enclosing(row.flatMap(\.words).filter { $0.box.height * 2 <= tallest * 3 }.map(\.box))
+            {
+                box = words
+            }
             let known = Set(row.flatMap(codes))
             // The row with half its height above and below, and its height at either end.
             let margin = max(4, box.height / 2)
@@ -225,6 +234,16 @@ public final class FrameReader {
 
     /// The letters and digits `word` was read as.
     static func lettersAndDigits(_ word: Word) -> String { word.text.filter { $0.isLetter || $0.isNumber } }
+
+    /// Whether `code`, a word's body read with `confidence`, may be a code: shaped like one
+    /// (`looksLikeCode`), or six capitals or more read with less confidence than
+    /// `lettersOnlyBelow`, a code whose digits tesseract read as letters ("PEPFOBIL" at 20 of
+    /// PFPF2BJL in a narrow face, its 2 an O and its J an I).
+    static func mayBeCode(_ code: String, confidence: Double) -> Bool {
+        looksLikeCode(code) || (confidence < lettersOnlyBelow && code.count >= 6 && code.allSatisfy { $0.isASCII && $0.isUppercase })
+    }
+    /// Capitals alone read with less confidence than this may be a code misread.
+    static let lettersOnlyBelow = 50.0
 
     /// The sizes, against the page's, at which a row holding a code is read again.
     static let resizings = [0.75, 1.5]

@@ -49,6 +49,24 @@ struct ResizedTests {
         #expect(FrameReader.codeRowsResized(confident, in: frame, besides: [], with: reader).isEmpty)
     }
 
+    @Test(
+        "a code read as capitals alone, with little confidence, is read again on its own row though a mark beside it is boxed three rows high"
+    )
+    func lettersOnlyBesideACellCorner() throws {
+        // A Lenovo label's table (a development label of the second corpus): PFPF2BJL in a
+        // narrow face in the cell beside "SN:", read "PEPFOBIL" at 20 (no digit: not a code by
+        // its shape), with the cell's corner read as a quote mark boxed over three of the table's
+        // rows. Its own row alone, tesseract reads the serial at every size.
+        let frame = try image("lenovo-serial-in-a-table-cell")
+        let words = try TextReader().read(Rules.erased(frame)).flatMap(\.words)
+        let misread = try #require(words.first { $0.text == "PEPFOBIL" }, "\(words.map(\.text))")
+        #expect(!FrameReader.looksLikeCode(misread.text) && misread.confidence < 50)
+        let lines = try FrameReader().read(frame).filter { !$0.source.isBarcode }.map(\.value)
+        let first = try #require(lines.firstIndex(of: "PEPFOBIL"), "\(lines)")
+        let right = try #require(lines.firstIndex(of: "PFPF2BJL"), "\(lines)")
+        #expect(first < right)
+    }
+
     @Test("a code whose last character was read as a colon is still a code, and its row is read again")
     func markAtTheEnd() throws {
         // A WD drive's label under noise and JPEG (a development label of the second corpus):
