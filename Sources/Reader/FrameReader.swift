@@ -154,11 +154,14 @@ public final class FrameReader {
     /// (`printArea`, and two typical words' height more above and below, for a row passed over
     /// above the first row read or under the last), with its contrast stretched locally, ink is
     /// what lies darker than half way; ink under or beside a line already read is not counted,
-    /// nor are columns and rows dark across most of the area (a label's edge, the desk, a
-    /// rule). What is left is cut into rows (runs of pixel rows holding ink) and each row into
-    /// pieces where the ink breaks off for more than the row's height. A row half to twice as
-    /// high as the typical word, a piece at least twice as long as high, is read as one line; a
-    /// line is kept when it holds a word `isWorthKeeping`.
+    /// nor is ink dark down its column for longer than two typical words are high (the desk in
+    /// the wedge beside a tilted label turned upright, a code's bars, an upright rule: counted,
+    /// the desk beside a label's whole height joined every row of its print into one), nor are
+    /// columns and rows dark across most of the area (a label's edge, the desk, a rule). What is
+    /// left is cut into rows (runs of pixel rows holding ink) and each row into pieces where the
+    /// ink breaks off for more than the row's height. A row half to twice as high as the typical
+    /// word, a piece at least twice as long as high, is read as one line; a line is kept when it
+    /// holds a word `isWorthKeeping`.
     static func unreadInk(_ lines: [TextLine], in page: Frame, with text: TextReader) -> [TextLine] {
         let printed = lines.filter { !printedWords([$0]).isEmpty }
         guard let typical = typicalHeight(printedWords(printed)) else { return [] }
@@ -172,11 +175,21 @@ public final class FrameReader {
         var dark = [Bool](repeating: false, count: width * height)
         var darkInColumn = [Int](repeating: 0, count: width)
         var darkInRow = [Int](repeating: 0, count: height)
-        for y in 0..<height {
-            for x in 0..<width where stretched[x, y] < 128 {
-                dark[y * width + x] = true
-                darkInColumn[x] += 1
-                darkInRow[y] += 1
+        // Ink dark down its column for longer than two typical words are high is not print.
+        for x in 0..<width {
+            var y = 0
+            while y < height {
+                guard stretched[x, y] < 128 else {
+                    y += 1
+                    continue
+                }
+                let top = y
+                while y < height, stretched[x, y] < 128 { y += 1 }
+                darkInColumn[x] += y - top
+                for inked in top..<y {
+                    dark[inked * width + x] = y - top <= 2 * typical
+                    darkInRow[inked] += 1
+                }
             }
         }
         var read = [Bool](repeating: false, count: width * height)

@@ -30,6 +30,25 @@ struct UnreadInkTests {
     }
 }
 
+@Suite("Rows of print passed over beside a tilted label's edge")
+struct TiltedEdgeTests {
+    @Test("the desk beyond a tilted label's edge, turned upright, does not join the rows of print into one too high to read")
+    func rowBesideTheDesk() throws {
+        // A Samsung label turned twelve degrees (a development label of the second corpus):
+        // tesseract passes over "Serial # S6QPUR0V026492E" beside the code, whose box zbar gives
+        // as a point so that its bars are not painted over. Upright, the desk shows in a wedge
+        // down the label's left side, as high as the label: counted as ink, it joined every row
+        // of the page into one.
+        let frame = try image("samsung-tilted-serial-beside-code")
+        let upright = UprightFrame(frame)
+        #expect(abs(upright.angle) > 10)
+        let first = try TextReader().read(Rules.erased(upright.frame)).map(\.text)
+        #expect(!first.contains { $0.contains("026492E") }, "\(first)")
+        let lines = try FrameReader().read(frame).filter { !$0.source.isBarcode }.map(\.value)
+        #expect(lines.contains { $0.contains("S6QPUR") && $0.contains("026492E") }, "\(lines)")
+    }
+}
+
 @Suite("Faint labels read whole")
 struct FaintLabelTests {
     @Test("a serial in thin grey type that tesseract passes over, between rows it reads, is among the readings")
