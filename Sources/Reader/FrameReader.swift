@@ -175,7 +175,9 @@ public final class FrameReader {
         var dark = [Bool](repeating: false, count: width * height)
         var darkInColumn = [Int](repeating: 0, count: width)
         var darkInRow = [Int](repeating: 0, count: height)
-        // Ink dark down its column for longer than two typical words are high is not print.
+        // Ink dark down its column for longer than two typical words are high is not print; the
+        // dark a column and a row hold is all of it counted (a noisy desk is dark across most
+        // of a row, in short runs its grain breaks).
         for x in 0..<width {
             var y = 0
             while y < height {
