@@ -52,7 +52,8 @@ enum Rules {
                         // The pixels on horizontal rules hold the rules of boxes too, of any length.
                         if horizontal { boxRules = thinRules(paper, width: w, height: h) }
                     }
-                    markBoxes(p, fill, rules: boxRules, width: w, height: h)
+                    // `paper` now holds the vertical pass's pixels: the boxes' uprights are on them.
+                    markBoxes(p, fill, rules: boxRules, uprights: paper, width: w, height: h)
                 }
             }
         }
@@ -123,9 +124,11 @@ enum Rules {
     /// letters smeared sideways into lines do not: their stems run on from them). Tesseract
     /// takes a boxed value for a picture and reads none of it, or reads its uprights into it
     /// ("|50026B7BB44051,<A |"). A QR code's finder ring is as high as wide, so no such box.
-    /// `rules`: the frame's thin horizontal rules (`thinRules`).
+    /// `rules`: the frame's thin horizontal rules (`thinRules`); `uprights`: nonzero on the pixels
+    /// on a vertical rule, as the vertical pass found them.
     private static func markBoxes(
-        _ p: UnsafeBufferPointer<UInt8>, _ fill: UnsafeMutableBufferPointer<Int16>, rules: [Rule], width w: Int, height h: Int
+        _ p: UnsafeBufferPointer<UInt8>, _ fill: UnsafeMutableBufferPointer<Int16>, rules: [Rule],
+        uprights: UnsafeMutableBufferPointer<UInt8>, width w: Int, height h: Int
     ) {
         for (k, over) in rules.enumerated() {
             // The nearest rule under it that runs as far.
@@ -149,11 +152,7 @@ enum Rules {
             guard !stacked else { continue }
             guard right - left + 1 >= 2 * (under.bottom - over.top + 1) else { continue }
             // An upright near each end: a column on a vertical rule down nine tenths of the way.
-            func onUpright(_ x: Int, _ y: Int) -> Bool {
-                guard x >= reach, x < w - reach else { return false }
-                let n = y * w + x
-                return Int(min(p[n - reach], p[n + reach])) - Int(p[n]) >= contrast
-            }
+            func onUpright(_ x: Int, _ y: Int) -> Bool { x >= 0 && x < w && uprights[y * w + x] != 0 }
             func upright(_ near: ClosedRange<Int>) -> Int? {
                 near.first { x in inside.count { onUpright(x, $0) } * 10 >= inside.count * 9 }
             }
