@@ -116,11 +116,10 @@ public final class FrameReader {
             // A mark read as a word far taller than the code (the corner of a table's cell, read
             // as a quote) would make the band span the rows above and below: the band is then
             // the row's words as high as the code.
-            let tallest = row.flatMap(\.words).filter(doubtful).map(\.box.height).max() ?? box.height
-            if box.height * 2 > tallest * 3,
-                let words = Box.enclosing(row.flatMap(\.words).filter { $0.box.height * 2 <= tallest * 3 }.map(\.box))
-            {
-                box = words
+            let words = row.flatMap(\.words)
+            let tallest = words.filter(doubtful).map(\.box.height).max() ?? box.height
+            if box.height * 2 > tallest * 3, let asHigh = Box.enclosing(words.filter { $0.box.height * 2 <= tallest * 3 }.map(\.box)) {
+                box = asHigh
             }
             let known = Set(row.flatMap(codes))
             // The row with half its height above and below, and its height at either end.
