@@ -53,6 +53,57 @@ struct DeblurTests {
         #expect(abs(mean(mended) - mean(seen)) < 2, "\(mean(mended)) against \(mean(seen))")
     }
 
+    /// `frame` smeared along its rows: each pixel the weighted mean of the pixels `weights`
+    /// weighs, at their offsets `-reach...reach` from it.
+    func smeared(_ frame: Frame, _ smear: RowSmear) -> Frame { smeared(frame, weights: smear.weights) }
+
+    func smeared(_ frame: Frame, weights: [Double]) -> Frame {
+        let reach = weights.count / 2
+        let total = weights.reduce(0, +)
+        var out = frame.bytes
+        for y in 0..<frame.height {
+            for x in 0..<frame.width {
+                var sum = 0.0
+                for (k, w) in weights.enumerated() { sum += w * Double(frame[min(frame.width - 1, max(0, x + k - reach)), y]) }
+                out[y * frame.width + x] = UInt8((sum / total).rounded())
+            }
+        }
+        return Frame(width: frame.width, height: frame.height, bytes: out)
+    }
+
+    @Test("a smear trailing one way is told by its edges, and drawn back nearer the print to that side than as far both ways")
+    func trailing() throws {
+        let sharp = strokes(width: 120)
+        let all = Box(x: 0, y: 0, width: sharp.width, height: sharp.height)
+        // Sharp strokes, and strokes smeared as far both ways (a Gaussian; a phone moving evenly
+        // across the shutter's time, nine pixels), lean neither way.
+        for frame in [sharp, blurred(sharp, spread: 2), smeared(sharp, weights: [Double](repeating: 1, count: 9))] {
+            let lean = try #require(frame.smearLean(in: all))
+            #expect(lean > 0.9 && lean < 1.1, "\(lean)")
+        }
+        for (smear, wrong) in [
+            (RowSmear.trailingLeft(spread: 3.5), RowSmear.trailingRight(spread: 3.5)),
+            (.trailingRight(spread: 3.5), .trailingLeft(spread: 3.5)),
+        ] {
+            let seen = smeared(sharp, smear)
+            let lean = try #require(seen.smearLean(in: all))
+            // Each pixel saw the print at it and to its right: the edges' changes fall off at
+            // once going right, and lean over 1; the other way, under.
+            #expect(smear == .trailingLeft(spread: 3.5) ? lean > 1.5 : lean < 1 / 1.5, "\(smear): \(lean)")
+            // Drawn back to its own side it comes nearest what was printed: nearer than as far
+            // both ways, and than to the other side, both by a quarter at least.
+            let inner = Box(x: 20, y: 0, width: 80, height: sharp.height)
+            let right = distance(seen.sharpenedAlongRows(in: all, smear: smear), sharp, in: inner)
+            let even = distance(seen.sharpenedAlongRows(in: all), sharp, in: inner)
+            let other = distance(seen.sharpenedAlongRows(in: all, smear: wrong), sharp, in: inner)
+            #expect(
+                right * 4 < even * 3 && right * 4 < other * 3,
+                "\(smear): \(right) against \(even) as far both ways, \(other) to the other side")
+        }
+        // No edges at all: nothing to lean.
+        #expect(Frame(width: 20, height: 4, bytes: [UInt8](repeating: 200, count: 80)).smearLean(in: all) == nil)
+    }
+
     @Test("only the part asked for is sharpened; a part outside the frame, or no spread, leaves it as it was")
     func onlyThePart() {
         let seen = blurred(strokes(), spread: 2)
