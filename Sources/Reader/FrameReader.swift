@@ -51,10 +51,18 @@ public final class FrameReader {
                 read = Self.adding(Self.reading(text.read(again), of: again, with: text), to: read)
             }
             // Print smeared sideways (the phone moved) is drawn back together along its rows, to
-            // the side the whole frame's edges say it trails.
+            // the side the whole frame's edges say it trails. So are the barcodes round it, in the
+            // frame itself: a code's bars stand upright, and a smear along the rows runs them into
+            // one another until zbar reads none. A code read only so is added to those read.
             if Self.isSmearedSideways(first, in: page) {
                 let whole = Box(x: 0, y: 0, width: frame.width, height: frame.height)
-                readAgain(page.sharpenedAlongRows(in: Self.printArea(first), smear: Self.smear(leaning: frame.smearLean(in: whole))))
+                let smear = Self.smear(leaning: frame.smearLean(in: whole))
+                readAgain(page.sharpenedAlongRows(in: Self.printArea(first), smear: smear))
+                if passes.contains(.barcodes) {
+                    let sharpened = frame.sharpenedAlongRows(in: upright.originalBox(Self.printArea(first)), smear: smear)
+                    let known = Set(symbols.map(\.value))
+                    symbols += barcodes.read(sharpened).filter { !known.contains($0.value) }
+                }
             }
             // Print washed pale (glare on the label, faint ink) has its contrast stretched locally;
             // so has a page where nothing was read at all.

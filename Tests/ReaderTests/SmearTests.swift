@@ -95,6 +95,17 @@ struct SmearTests {
         #expect(lines.contains { $0.contains(serial) }, "\(lines)")
     }
 
+    @Test("a barcode smeared past zbar's reading is read in the frame drawn back along its rows")
+    func codeDrawnBack() throws {
+        // A WD drive's label (a development label of the second corpus), smeared sideways: its
+        // Code 128 carries WD-WX12D6A4MKU4 where the print says WD-WX12D6A4RKU4, a planted
+        // disagreement. As the camera saw it, zbar reads no code at all.
+        let frame = try image("wd-smeared-code-and-serial")
+        #expect(try BarcodeReader().read(frame).isEmpty)
+        let codes = try FrameReader().read(frame).filter(\.source.isBarcode).map(\.value)
+        #expect(codes == ["WD-WX12D6A4MKU4"])
+    }
+
     @Test("what a second reading of the same page reads differently is kept beside the first; the same is not added twice")
     func adding() {
         func line(_ text: String, x: Int, y: Int) -> TextLine {
