@@ -52,13 +52,15 @@ extension Frame {
             }
         }
         // What the camera saw at x is the print around x weighed by `weights`; a ratio is spread
-        // back where it came from by the same weights turned end to end.
+        // back where it came from by the same weights turned end to end. Only the offsets the
+        // smear reaches are summed: a smear to one side weighs nothing on the other.
         func blur(_ source: [Double], by weights: [Double], into target: inout [Double]) {
+            let reached = (weights.firstIndex { $0 > 0 } ?? 0)...(weights.lastIndex { $0 > 0 } ?? 0)
             source.withUnsafeBufferPointer { source in
                 weights.withUnsafeBufferPointer { weights in
                     for x in 0..<span {
                         var sum = 0.0
-                        for k in 0..<weights.count { sum += weights[k] * source[x + k] }
+                        for k in reached { sum += weights[k] * source[x + k] }
                         target[x] = sum
                     }
                 }

@@ -66,8 +66,7 @@ public final class BarcodeReader {
     /// Every symbol in `frame`: zbar's in the order it found them, then zxing-cpp's.
     public func read(_ frame: Frame) -> [BarcodeSymbol] {
         let frame = frame.packed()
-        var symbols = readWithZBar(frame)
-        symbols.addNew(readLinearInBlackAndWhite(frame))
+        var symbols = zbarPasses(frame)
         // zxing-cpp reads the 2-D codes zbar cannot, and the linear ones too: it decodes some noisy
         // or JPEG-damaged Code 128 and 39 that zbar misses, also on a label where zbar read another
         // (a serial's barcode under noise beside a MAC's it read: 2.8 ms more a frame).
@@ -81,6 +80,21 @@ public final class BarcodeReader {
             symbols = matrix.read(Frame(width: frame.width, height: frame.height, bytes: frame.bytes.map { 255 - $0 }), formats: .all)
         }
         return symbols.map { $0.boundedAlongBars(in: frame) }
+    }
+
+    /// zbar's symbols in `frame`, read in gray and then its linear codes in black and white,
+    /// without zxing-cpp's passes: for a second look at a frame already read whole (drawn back
+    /// along its rows, where a smear ran a code's bars together), zbar's two passes are what
+    /// finds the codes missed, and zxing-cpp's searches cost more than they find.
+    public func readWithZBarOnly(_ frame: Frame) -> [BarcodeSymbol] {
+        let frame = frame.packed()
+        return zbarPasses(frame).map { $0.boundedAlongBars(in: frame) }
+    }
+
+    private func zbarPasses(_ frame: Frame) -> [BarcodeSymbol] {
+        var symbols = readWithZBar(frame)
+        symbols.addNew(readLinearInBlackAndWhite(frame))
+        return symbols
     }
 
     /// zbar's symbols in a packed frame.

@@ -61,7 +61,7 @@ public final class FrameReader {
                 if passes.contains(.barcodes) {
                     let sharpened = frame.sharpenedAlongRows(in: upright.originalBox(Self.printArea(first)), smear: smear)
                     let known = Set(symbols.map(\.value))
-                    symbols += barcodes.read(sharpened).filter { !known.contains($0.value) }
+                    symbols += barcodes.readWithZBarOnly(sharpened).filter { !known.contains($0.value) }
                 }
             }
             // Print washed pale (glare on the label, faint ink) has its contrast stretched locally;
