@@ -15,17 +15,7 @@ struct DeblurTests {
     /// `frame` blurred along its rows by a Gaussian of `spread` pixels.
     func blurred(_ frame: Frame, spread: Double) -> Frame {
         let reach = Int(3 * spread) + 1
-        let weights = (-reach...reach).map { exp(-Double($0 * $0) / (2 * spread * spread)) }
-        let total = weights.reduce(0, +)
-        var out = frame.bytes
-        for y in 0..<frame.height {
-            for x in 0..<frame.width {
-                var sum = 0.0
-                for (k, w) in weights.enumerated() { sum += w * Double(frame[min(frame.width - 1, max(0, x + k - reach)), y]) }
-                out[y * frame.width + x] = UInt8((sum / total).rounded())
-            }
-        }
-        return Frame(width: frame.width, height: frame.height, bytes: out)
+        return smeared(frame, weights: (-reach...reach).map { exp(-Double($0 * $0) / (2 * spread * spread)) })
     }
 
     func distance(_ a: Frame, _ b: Frame, in box: Box) -> Int {
