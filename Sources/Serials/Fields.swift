@@ -399,11 +399,15 @@ enum Tokens {
     /// twice is taken out: one of two alike, or a letter beside the digit it looks like (OCR
     /// reads digits as letters far more often than the reverse: "PFWQO0Q8V" on a Lenovo label
     /// is "PFWQ0Q8V"); none where a barcode it could have been printed from says which
-    /// character is the stray one.
+    /// character is the stray one, nor where a barcode is the same field as the print read
+    /// (as long, a character or two apart): the print disagrees with it, and no character of it
+    /// was read twice ("EY8692808552" beside EY8692808502 on a Juniper label is not
+    /// EY869280852, which OCR could have cut short of the barcode's value and so hid the
+    /// disagreement).
     /// A character read three times ("ST53LR0P578742XxX" for ST53LR0P578742X) is read once,
     /// where taking out one does not make a format fit.
     static func strayReadings(_ value: String, formats: [Grammar], barcodes: [String]) -> [String] {
-        guard !formats.fitAny(value), !barcodes.contains(where: { readAs(value, $0) }) else { return [] }
+        guard !formats.fitAny(value), !barcodes.contains(where: { readAs(value, $0) || sameField(value, $0) }) else { return [] }
         // A letter beside the digit it looks like first: two letters alike are often both printed.
         let lookalike = strayRemovals(value, formats: formats) { $0.isLetter && $1.isNumber && confused($0, $1) }.map(\.fixed)
         let alike = strayRemovals(value, formats: formats, stray: ==).map(\.fixed)

@@ -124,6 +124,57 @@ struct SerialChooserTests {
         #expect(c.rows.map(\.value) == ["XGYXJHW"])
     }
 
+    @Test("a print a character from a barcode, with a digit twice, is shown disagreeing: not the barcode's value with a digit read twice")
+    func disagreementWithADigitTwice() {
+        func word(_ text: String, _ x: Int, _ y: Int, _ width: Int, _ height: Int, _ confidence: Double) -> Word {
+            Word(text: text, box: Box(x: x, y: y, width: width, height: height), confidence: confidence)
+        }
+        func line(_ value: String, _ number: Int, _ box: Box, _ words: [Word]) -> Reading {
+            Reading(value: value, source: .text(line: number), box: box, words: words)
+        }
+        // A Juniper label's table as read off a development label of the second corpus, smeared
+        // sideways (`Devices/images/juniper-smeared-trailing-right.png`): the barcode carries
+        // EY8692808502, the print beside "S/N." EY8692808552. Taken for a 5 read twice, the
+        // print was EY869280852, which OCR could have cut short of the barcode's value: the two
+        // were shown agreeing, and the disagreement hidden.
+        let frame =
+            [Reading(value: "EY8692808502", source: .barcode(symbology: "CODE-128"), box: Box(x: 325, y: 377, width: 475, height: 161))]
+            + [
+                line(
+                    "Juniper EX2366-24T", 1, Box(x: 319, y: 146, width: 306, height: 29),
+                    [word("Juniper", 319, 146, 117, 29, 93.2), word("EX2366-24T", 455, 148, 170, 21, 79.9)]),
+                line(
+                    "Juniper EX2300-24T", 2, Box(x: 318, y: 146, width: 306, height: 29),
+                    [word("Juniper", 318, 146, 117, 29, 93.0), word("EX2300-24T", 453, 148, 171, 21, 89.6)]),
+                line(
+                    "Juniper EX2306-24T", 3, Box(x: 319, y: 146, width: 306, height: 29),
+                    [word("Juniper", 319, 146, 117, 29, 96.6), word("EX2306-24T", 452, 146, 173, 29, 54.2)]),
+                line("IEG", 4, Box(x: 500, y: 181, width: 45, height: 43), [word("IEG", 500, 181, 45, 43, 80.8)]),
+                line("REV", 5, Box(x: 319, y: 196, width: 44, height: 18), [word("REV", 319, 196, 44, 18, 96.7)]),
+                line(
+                    "Part No: 656-367487", 6, Box(x: 319, y: 229, width: 347, height: 33),
+                    [
+                        word("Part", 319, 233, 58, 18, 96.4), word("No:", 394, 233, 39, 18, 89.5),
+                        word("656-367487", 512, 229, 154, 33, 90.1),
+                    ]),
+                line("650-307487", 7, Box(x: 515, y: 233, width: 150, height: 18), [word("650-307487", 515, 233, 150, 18, 67.6)]),
+                line(
+                    "|Part No:", 8, Box(x: 310, y: 227, width: 123, height: 34),
+                    [word("|Part", 310, 227, 66, 34, 89.7), word("No:", 392, 233, 41, 18, 95.7)]),
+                line("16", 9, Box(x: 515, y: 196, width: 28, height: 18), [word("16", 515, 196, 28, 18, 68.9)]),
+                line("MAC", 10, Box(x: 318, y: 270, width: 44, height: 18), [word("MAC", 318, 270, 44, 18, 93.9)]),
+                line("Eveeszgosss2", 11, Box(x: 517, y: 298, width: 172, height: 38), [word("Eveeszgosss2", 517, 298, 172, 38, 45.2)]),
+                line("imac:", 12, Box(x: 304, y: 256, width: 69, height: 50), [word("imac:", 304, 256, 69, 50, 51.4)]),
+                line("S/N-", 13, Box(x: 318, y: 306, width: 55, height: 19), [word("S/N-", 318, 306, 55, 19, 79.6)]),
+                line("|S/N.", 14, Box(x: 310, y: 301, width: 63, height: 34), [word("|S/N.", 310, 301, 63, 34, 69.1)]),
+                line("EY8692808552", 15, Box(x: 515, y: 301, width: 172, height: 25), [word("EY8692808552", 515, 301, 172, 25, 14.5)]),
+            ]
+        var c = reading([frame, frame])
+        _ = c.handle(.clock(.seconds(1)))
+        #expect(Set(c.rows.map(\.value)) == ["EY8692808502", "EY8692808552"], "\(c.rows)")
+        #expect(c.candidates.allSatisfy { $0.disagreesWith.count == 1 }, "\(c.candidates)")
+    }
+
     @Test("a character a frame's OCR read twice from the same ink: the chooser offers the value read once too")
     func readTwice() {
         // A Lenovo label (its serials have eight characters): one frame of three boxed the 9's
