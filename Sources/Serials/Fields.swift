@@ -504,16 +504,22 @@ enum Tokens {
     /// beside its look-alike ("G8WQS5L" for "G8WQ5L"), or, in a value of eight characters or
     /// more, any one (noise read as a letter: "ZR6ESLMPK" for "ZR6SLMPK"); in one of twelve or
     /// more, two ("SG2Z2EHAOY510783M" for "SG2EHA0Y510783M"). A stray character is never a
-    /// difference: a planted or real disagreement is a character changed, not one added.
+    /// difference: a planted or real disagreement is a character changed, not one added. Nor is
+    /// a letter read in lower case, one or two of them: serials are printed in capitals, and
+    /// tesseract reads a capital it cannot make out, at the start of a code's line, as a small
+    /// letter ("nW5109081198" of RW5109081198, "onF4K5A9" of ZAF4K5A9), which says nothing of
+    /// what was printed there; a reading with more is not of the value ("Eveeszgosss2").
     static func readAs(_ read: String, _ exact: String, alike: (Character, Character) -> Bool = { confused($0, $1) }) -> Bool {
         let a = Array(read.uppercased())
         let b = Array(exact.uppercased())
         guard a != b, b.count >= 5, a.count >= b.count, a.count - b.count <= (b.count >= 12 ? 2 : 1) else { return false }
         func stray(_ i: Int) -> Bool { b.count >= 8 || besideAlike(a, i) }
+        let small = Array(read).map(\.isLowercase)
+        let anything = small.count == a.count && small.filter { $0 }.count <= 2 ? small : []
         // a[i...] against b[j...], with `left` stray characters still to find.
         func matches(_ i: Int, _ j: Int, _ left: Int) -> Bool {
             if i == a.count { return j == b.count && left == 0 }
-            if j < b.count, alike(a[i], b[j]), matches(i + 1, j + 1, left) { return true }
+            if j < b.count, alike(a[i], b[j]) || !anything.isEmpty && anything[i], matches(i + 1, j + 1, left) { return true }
             return left > 0 && stray(i) && matches(i + 1, j, left - 1)
         }
         return matches(0, 0, a.count - b.count)

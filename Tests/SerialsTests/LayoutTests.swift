@@ -674,6 +674,21 @@ struct ConfusionTests {
         #expect(Tokens.readAs("G8WQS5L", "G8WQ5L"))
         #expect(!Tokens.readAs("G8WQX5L", "G8WQ5L"))
         #expect(!Tokens.readAs("58668823", "58638823"))
+        // One or two letters read in lower case stand for whatever the barcode has there; a
+        // reading with more is junk, not the value.
+        #expect(Tokens.readAs("nW5109081198", "RW5109081198"))
+        #expect(Tokens.readAs("onF4K5A9", "ZAF4K5A9"))
+        #expect(!Tokens.readAs("Eveeszgosss2", "EY8692808502"))
+        #expect(!Tokens.readAs("NW5109081198", "RW5109081198"))
+    }
+
+    @Test("a code's line read with a small letter where the code has a capital agrees with the code: no disagreement shown")
+    func smallLetter() {
+        // A Juniper label's 2-D code and its line (a development label of the second corpus,
+        // under JPEG): tesseract read the line's R as "n".
+        let c = SerialExtractor.candidates([text("Juniper EX4300-48T", 1), text("nW5109081198", 2), code("RW5109081198", "QR-Code")])
+        #expect(c.map(\.value) == ["RW5109081198"], "\(c)")
+        #expect(c.map(\.evidence) == [.agree], "\(c)")
     }
 
     @Test("a print with a character read twice beside a barcode one shorter that differs besides: once, and disagreeing")
