@@ -57,9 +57,10 @@ public final class FrameReader {
             if Self.isSmearedSideways(first, in: page) {
                 let whole = Box(x: 0, y: 0, width: frame.width, height: frame.height)
                 let smear = Self.smear(leaning: frame.smearLean(in: whole))
-                readAgain(page.sharpenedAlongRows(in: Self.printArea(first), smear: smear))
+                let area = Self.printArea(first)
+                readAgain(page.sharpenedAlongRows(in: area, smear: smear))
                 if passes.contains(.barcodes) {
-                    let sharpened = frame.sharpenedAlongRows(in: upright.originalBox(Self.printArea(first)), smear: smear)
+                    let sharpened = frame.sharpenedAlongRows(in: upright.originalBox(area), smear: smear)
                     let known = Set(symbols.map(\.value))
                     symbols += barcodes.readWithZBarOnly(sharpened).filter { !known.contains($0.value) }
                 }
