@@ -17,40 +17,64 @@ public struct UprightFrame: Sendable {
 
     /// Finds the skew of `original` (up to 15 degrees either way, a label held as loosely as a
     /// hand holds it) and turns it upright.
-    ///
-    /// Leptonica measures the skew on the frame thresholded at one gray level. A label on a
-    /// mid-gray desk is then a light block in a dark field, and when its few lines of print say
-    /// too little for leptonica to be confident of any angle, the skew is measured again on the
-    /// frame thresholded against its own background (leptonica's adaptive conversion).
     public init(_ original: Frame) {
-        PixHandle.silenceLibrary()
-        let pix = PixHandle(frame: original)
-        var found: Float = 0
-        var confidence: Float = 0
-        // Full-resolution sweep is unnecessary: leptonica's defaults search at a 4x reduction.
-        var turned = PixHandle(pixDeskewGeneral(pix.pointer, 0, Self.sweepRange, 0, 0, 0, &found, &confidence))
-        // Leptonica leaves the image as it is (and the angle unused) below 0.1 degrees or when it
-        // is not confident; only a real turn is kept.
-        if turned?.pointer == pix.pointer || abs(found) < 0.1 || confidence <= 0 {
-            turned = nil
-            // Confidently level: nothing to turn.
-            if confidence < Self.leastConfidence, let binary = PixHandle(pixConvertTo1Adaptive(pix.pointer)),
-                pixFindSkewSweepAndSearch(binary.pointer, &found, &confidence, 4, 2, Self.sweepRange, 1, 0.01) == 0,
-                abs(found) >= 0.1, confidence >= Self.leastConfidence
-            {
-                turned = PixHandle(pixRotate(pix.pointer, found * .pi / 180, Int32(L_ROTATE_AREA_MAP), Int32(L_BRING_IN_WHITE), 0, 0))
-            }
-        }
-        guard let turned, turned.width == original.width, turned.height == original.height, turned.depth == 8 else {
-            frame = original
+        self.init(original, skewMeasuredOn: original)
+    }
+
+    /// Turns `page` upright by the skew measured on `measured`, the same frame as the camera saw
+    /// it. A page made for text recognition has its decoded barcodes painted over, and on a tilted
+    /// label the paint's box, level, cuts the code's bars level above and below it: edges as long
+    /// as lines of print, and level, which leptonica then finds the frame's lines to be.
+    public init(_ page: Frame, skewMeasuredOn measured: Frame) {
+        guard let found = Self.skew(of: measured), let upright = Self.turned(page, by: found) else {
+            frame = page
             angle = 0
             return
         }
-        var upright = turned.frame()
-        upright.timestamp = original.timestamp
-        upright.index = original.index
         frame = upright
         angle = Double(found)
+    }
+
+    /// `page` turned clockwise by `degrees` about its centre, the corners it uncovers white; nil
+    /// if leptonica cannot turn it.
+    static func turned(_ page: Frame, by degrees: Float) -> Frame? {
+        let pix = PixHandle(frame: page)
+        let rotated = withExtendedLifetime(pix) {
+            PixHandle(pixRotate(pix.pointer, degrees * .pi / 180, Int32(L_ROTATE_AREA_MAP), Int32(L_BRING_IN_WHITE), 0, 0))
+        }
+        guard let turned = rotated, turned.width == page.width, turned.height == page.height, turned.depth == 8 else { return nil }
+        var frame = turned.frame()
+        frame.timestamp = page.timestamp
+        frame.index = page.index
+        return frame
+    }
+
+    /// The clockwise skew of `frame`'s print, in degrees; nil for a frame level to a tenth of a
+    /// degree, or one whose skew leptonica is not confident of.
+    ///
+    /// Leptonica measures the skew on the frame thresholded at one gray level (130, its default).
+    /// A label on a mid-gray desk is then a light block in a dark field, and when its few lines
+    /// of print say too little for leptonica to be confident of any angle, the skew is measured
+    /// again on the frame thresholded against its own background (leptonica's adaptive conversion).
+    static func skew(of frame: Frame) -> Float? {
+        PixHandle.silenceLibrary()
+        let pix = PixHandle(frame: frame)
+        var found: Float = 0
+        var confidence: Float = 0
+        // Swept at a quarter of the frame's size, then searched at half (leptonica's defaults).
+        func measure(_ binary: PixHandle?) -> Bool {
+            guard let binary else { return false }
+            return withExtendedLifetime(binary) {
+                pixFindSkewSweepAndSearch(binary.pointer, &found, &confidence, 4, 2, sweepRange, 1, 0.01) == 0
+            }
+        }
+        return withExtendedLifetime(pix) {
+            if measure(PixHandle(pixConvertTo1(pix.pointer, 130))), confidence >= leastConfidence { return abs(found) >= 0.1 ? found : nil }
+            guard measure(PixHandle(pixConvertTo1Adaptive(pix.pointer))), abs(found) >= 0.1, confidence >= leastConfidence else {
+                return nil
+            }
+            return found
+        }
     }
 
     /// The largest skew looked for, in degrees either way.

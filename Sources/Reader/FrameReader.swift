@@ -31,7 +31,9 @@ public final class FrameReader {
         var lines: [TextLine] = []
         var skew = 0.0
         if passes.contains(.text) {
-            let upright = UprightFrame(Self.blanking(symbols.map(Self.printedArea), in: frame))
+            // The skew is measured on the frame as it is: painting a tilted code over cuts its bars
+            // level above and below the paint, edges that read as level lines.
+            let upright = UprightFrame(Self.blanking(symbols.map(Self.printedArea), in: frame), skewMeasuredOn: frame)
             skew = upright.angle
             var uprightPage = upright.frame
             // No barcode read on a tilted frame: the codes are looked for again with the frame
