@@ -57,11 +57,13 @@ enum Layout {
         var partner: [Int: Int] = [:]
         // A keyword read twice in one place (the page read a second time, the keyword alike and
         // its value not) is one keyword: the first takes the value and the other reading of it,
-        // and the second goes.
+        // and the second goes. Alike up to case and marks: "Model" and "Model:" are one keyword,
+        // and the second, its row's value taken, does not take the line under it.
+        func words(_ keyword: String) -> String { keyword.uppercased().filter { $0.isLetter || $0.isNumber || $0 == " " } }
         for i in waiting.keys.sorted() {
             let box = readings[i].box!
             if waiting.keys.contains(where: {
-                $0 < i && readings[$0].value == readings[i].value && readings[$0].box!.intersectionArea(box) * 2 > box.area
+                $0 < i && words(readings[$0].value) == words(readings[i].value) && readings[$0].box!.intersectionArea(box) * 2 > box.area
             }) {
                 waiting[i] = nil
                 taken.insert(i)

@@ -170,6 +170,17 @@ struct LayoutTests {
             boxed("EF56GH78", 4, 150, 300, 120),
         ]
         #expect(Layout.joined(two).map(\.value) == ["SN AB12CD34", "SN EF56GH78"])
+        // Alike up to a colon: read off a faint Supermicro label, its serial printed before its
+        // keyword, the model's keyword read "Model" and, the page read again, "Model:". The second
+        // took the serial under it for a model's, and no value was listed.
+        let supermicro = [
+            code("7FD2CF1D3854"), code("OM36NX481375"), boxed("SUPERMICRO SYS-1029P-WTR", 2, 269, 66, 360, 18),
+            boxed("Model", 3, 269, 114, 62, 15), boxed("Model:", 4, 268, 113, 74, 16), boxed("SYS-2073P-HFT", 5, 361, 114, 166, 15),
+            boxed("OM36NX481375", 6, 270, 152, 165, 15), boxed("Nbr", 7, 601, 154, 32, 12), boxed("~erial", 8, 525, 158, 63, 9),
+            boxed("Serial Nbr", 9, 524, 153, 109, 14), boxed("MAC: 7F:D2:CF:1D:38:54", 10, 267, 189, 285, 17),
+        ]
+        #expect(Layout.joined(supermicro).map(\.value).contains("Model SYS-2073P-HFT"))
+        #expect(SerialExtractor.candidates(supermicro).first?.value == "OM36NX481375")
     }
 
     @Test("a keyword OCR boxed in two on its row is one keyword: its second box is not its value")
