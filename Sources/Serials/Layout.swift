@@ -224,7 +224,7 @@ enum Layout {
             // second reading that holds only another second reading whole ("PF913412Z",
             // "PF913412" of the row read at other sizes, beside "PF91341Z" read first) is no
             // better read than the first.
-            func body(_ k: Int) -> String { readings[k].value.filter { $0.isLetter || $0.isNumber } }
+            func body(_ k: Int) -> String { lettersAndDigits(readings[k].value) }
             let firstRead = ([j] + over).min()!
             func holdsFirst(_ k: Int) -> Bool { k != firstRead && body(k) != body(firstRead) && body(k).contains(body(firstRead)) }
             // The whole line, its spaces out ("FVF 7WX4ESFUF" is Apple's twelve characters).
@@ -261,7 +261,7 @@ enum Layout {
         // A line read with its keyword and value inline ("SERIAL PFS3F5SLOW") and a value line
         // lying over the value's end (the page read again, at another size: "PF3F5LOW"): that is
         // the keyword's value too, read another way.
-        var inline: [Int: (keyword: String, lines: [Int])] = [:]
+        var inline: [Int: (keyword: String, fuller: [Int], lines: [Int])] = [:]
         for i in texts where !taken.contains(i) && waiting[i] == nil && partner[i] == nil {
             guard let field = Keywords.fields(in: out[i].value).last, field.kind == .serial, !field.value.isEmpty,
                 let box = out[i].box, let at = out[i].value.range(of: field.value, options: [.backwards, .caseInsensitive])
@@ -274,16 +274,30 @@ enum Layout {
                     && abs(other.maxX - box.maxX) <= box.height
             }
             guard !keyword.isEmpty, !over.isEmpty else { continue }
-            inline[i] = (keyword, over)
+            // One that holds the inline value whole, and more, read more of the print: it comes
+            // first, as a keyword's value read two ways does ("JAE4076PVR6" over the end of
+            // "Serial no. JAE4076PVR").
+            let inlineValue = lettersAndDigits(field.value)
+            let fuller = over.filter { k in
+                let body = lettersAndDigits(readings[k].value)
+                return body != inlineValue && body.contains(inlineValue)
+            }
+            inline[i] = (keyword, fuller, over.filter { !fuller.contains($0) })
             taken.formUnion(over)
         }
         return out.indices.filter { !taken.contains($0) }.flatMap { i in
-            [out[i]] + (alternates[i] ?? []).map { pairing(i, $0) }
-                + (inline[i].map { found in
-                    found.lines.map { valued(found.keyword, $0, box: readings[$0].box, readOnce: readings[$0].readOnce) }
-                } ?? [])
+            func lines(_ found: [Int], after keyword: String) -> [SerialReading] {
+                found.map { valued(keyword, $0, box: readings[$0].box, readOnce: readings[$0].readOnce) }
+            }
+            let fuller: [SerialReading] = inline[i].map { lines($0.fuller, after: $0.keyword) } ?? []
+            let others: [SerialReading] = (alternates[i] ?? []).map { pairing(i, $0) }
+            let rest: [SerialReading] = inline[i].map { lines($0.lines, after: $0.keyword) } ?? []
+            return fuller + [out[i]] + others + rest
         }
     }
+
+    /// `text`'s letters and digits, what a value's print holds whatever OCR read between them.
+    static func lettersAndDigits(_ text: String) -> String { text.filter { $0.isLetter || $0.isNumber } }
 
     /// `readings` with each word OCR split into two boxes put together again: a box that starts
     /// within a sixth of its height after another ends, on the same row ("G8WVZM7W8SJ" and "H",
