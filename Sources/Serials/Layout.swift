@@ -33,11 +33,13 @@ enum Layout {
         }
         var taken = Set<Int>()
         // A keyword OCR boxed in two on its row ("Serial" and "no.", a gap wider than a space
-        // between them) is one keyword: the second box is the rest of it, not its value.
-        for i in waiting.keys.sorted() where !waiting[i]!.caption {
+        // between them) is one keyword: the second box is the rest of it, not its value. So is a
+        // keyword set just before another on its row ("MFG" and "Date:"): the first has no value
+        // of its own to look for under it.
+        for i in waiting.keys.sorted() where waiting[i].map({ !$0.caption }) ?? false {
             let box = readings[i].box!
             let rest = texts.first { j in
-                guard j != i, waiting[j] == nil, !taken.contains(j), let other = readings[j].box else { return false }
+                guard j != i, waiting[j].map({ !$0.caption }) ?? true, !taken.contains(j), let other = readings[j].box else { return false }
                 let gap = other.x - box.maxX
                 return gap >= -box.height / 2 && gap <= 2 * max(box.height, other.height) && rowOverlap(box, other, tilt: 0) * 2 >= 1
                     && awaiting(waiting[i]!.keyword + " " + readings[j].value)
@@ -45,6 +47,7 @@ enum Layout {
             if let j = rest {
                 waiting[i]!.keyword += " " + readings[j].value
                 out[i].value = waiting[i]!.keyword
+                waiting[j] = nil
                 taken.insert(j)
             }
         }

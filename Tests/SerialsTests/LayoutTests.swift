@@ -193,6 +193,27 @@ struct LayoutTests {
         #expect(SerialExtractor.candidates(supermicro).first?.value == "OM36NX481375")
     }
 
+    @Test("a keyword set just before another on its row is one keyword with it: the first takes no value from under it")
+    func keywordBeforeKeyword() {
+        // Read off a Samsung label turned eight degrees, "MFG" and "Date:" boxed apart, its serial
+        // under "SER. NO". "MFG" found its row's value past another keyword and took the serial
+        // under it for a date, and nothing was listed.
+        func line(_ value: String, _ number: Int, _ box: Box, rough: Double? = nil) -> SerialReading {
+            SerialReading(value: value, symbology: nil, place: "printed line \(number)", box: box, roughSlope: rough)
+        }
+        let readings = [
+            line("SAMSUNG SSD", 1, Box(x: 302, y: 223, width: 241, height: 60), rough: 0.149),
+            line("980 PRO", 2, Box(x: 564, y: 262, width: 154, height: 46), rough: 0.142),
+            line("MFG", 3, Box(x: 332, y: 295, width: 60, height: 31)), line("Date:", 4, Box(x: 411, y: 307, width: 93, height: 36)),
+            line("2023.01", 5, Box(x: 530, y: 324, width: 139, height: 43)),
+            line("SER. NO", 6, Box(x: 439, y: 374, width: 105, height: 32), rough: 0.136),
+            line("SX8YBGOV835060F", 7, Box(x: 319, y: 393, width: 333, height: 76)),
+            line("FW: SEHFGQQ4", 8, Box(x: 359, y: 462, width: 237, height: 64)),
+        ]
+        #expect(Layout.joined(readings).map(\.value).contains("MFG Date: 2023.01"), "\(Layout.joined(readings).map(\.value))")
+        #expect(SerialExtractor.candidates(readings).map(\.value) == ["SX8YBG0V835060F"])
+    }
+
     @Test("a keyword OCR boxed in two on its row is one keyword: its second box is not its value")
     func keywordInTwoBoxes() {
         // A Supermicro label, its serial printed before the keyword, "Serial" and "no." boxed apart.
