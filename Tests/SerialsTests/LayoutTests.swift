@@ -7,6 +7,11 @@ func boxed(_ value: String, _ line: Int, _ x: Int, _ y: Int, _ width: Int, _ hei
     SerialReading(value: value, symbology: nil, place: "printed line \(line)", box: Box(x: x, y: y, width: width, height: height))
 }
 
+/// A printed line with its box, and the slope its words show (`slope`), or a rough one (`rough`).
+func line(_ value: String, _ number: Int, _ box: Box, slope: Double? = nil, rough: Double? = nil) -> SerialReading {
+    SerialReading(value: value, symbology: nil, place: "printed line \(number)", box: box, slope: slope, roughSlope: rough)
+}
+
 @Suite("Keywords and values in separate boxes")
 struct LayoutTests {
     @Test("a keyword with its value inline, and its value read again on its own: the keyword's value too")
@@ -198,9 +203,6 @@ struct LayoutTests {
         // Read off a Samsung label turned eight degrees, "MFG" and "Date:" boxed apart, its serial
         // under "SER. NO". "MFG" found its row's value past another keyword and took the serial
         // under it for a date, and nothing was listed.
-        func line(_ value: String, _ number: Int, _ box: Box, rough: Double? = nil) -> SerialReading {
-            SerialReading(value: value, symbology: nil, place: "printed line \(number)", box: box, roughSlope: rough)
-        }
         let readings = [
             line("SAMSUNG SSD", 1, Box(x: 302, y: 223, width: 241, height: 60), rough: 0.149),
             line("980 PRO", 2, Box(x: 564, y: 262, width: 154, height: 46), rough: 0.142),
@@ -532,9 +534,6 @@ struct LayoutTests {
     func tiltedTable() {
         // Boxes as read off a Dell label turned clockwise: the Express Service Code's value
         // overlaps the service tag's row more than the tag does, square to the frame.
-        func line(_ value: String, _ number: Int, _ box: Box, slope: Double? = nil) -> SerialReading {
-            SerialReading(value: value, symbology: nil, place: "printed line \(number)", box: box, slope: slope)
-        }
         let readings = [
             line("DELL Latitude 5420", 1, Box(x: 126, y: 45, width: 383, height: 65), slope: 0.100),
             line("72859947764", 2, Box(x: 625, y: 150, width: 230, height: 47)),
@@ -551,9 +550,6 @@ struct LayoutTests {
         "a label turned ten degrees: a value longer than its caption, its box starting above the caption's middle, is under it along the tilt"
     )
     func tiltedUnder() {
-        func line(_ value: String, _ number: Int, _ box: Box, rough: Double? = nil) -> SerialReading {
-            SerialReading(value: value, symbology: nil, place: "printed line \(number)", box: box, roughSlope: rough)
-        }
         // An Apple label turned anticlockwise: "SERIAL NO" 39 high, its value 75 high round the
         // slope of a line twice as long, starting 12 pixels lower.
         let readings = [
