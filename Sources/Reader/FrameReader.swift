@@ -56,10 +56,17 @@ public final class FrameReader {
             // the side the whole frame's edges say it trails. So are the barcodes round it, in the
             // frame itself: a code's bars stand upright, and a smear along the rows runs them into
             // one another until zbar reads none. A code read only so is added to those read.
-            if Self.isSmearedSideways(first, in: page) {
-                let whole = Box(x: 0, y: 0, width: frame.width, height: frame.height)
-                let smear = Self.smear(leaning: frame.smearLean(in: whole))
-                let area = Self.printArea(first)
+            // A page whose words are too few, or too thin, to measure (smeared print tesseract
+            // read as slivers a pixel or two high) is judged by the whole frame's edges instead:
+            // leaning one way, it is smeared.
+            let whole = Box(x: 0, y: 0, width: frame.width, height: frame.height)
+            let smearedWords = Self.smearShare(first, in: page).map { $0 < Self.smearedBelow }
+            // The lean is measured only where it matters: on a page its words say is smeared, or
+            // one they say nothing about.
+            let lean = smearedWords == false ? nil : frame.smearLean(in: whole)
+            if smearedWords ?? Self.leansOneWay(lean) {
+                let smear = Self.smear(leaning: lean)
+                let area = first.isEmpty ? whole : Self.printArea(first)
                 readAgain(page.sharpenedAlongRows(in: area, smear: smear))
                 if passes.contains(.barcodes) {
                     let sharpened = frame.sharpenedAlongRows(in: upright.originalBox(area), smear: smear)
@@ -302,6 +309,12 @@ public final class FrameReader {
     /// confidence or more (noise tesseract reads as a row of short words is smooth across its
     /// rows too), and at least `fewestMeasured` of them, so a speck or a lone word says nothing.
     static func isSmearedSideways(_ lines: [TextLine], in page: Frame) -> Bool {
+        smearShare(lines, in: page).map { $0 < smearedBelow } ?? false
+    }
+
+    /// The typical word's across-row energy as a share of its down-column energy
+    /// (`isSmearedSideways`); nil where fewer than `fewestMeasured` words can be measured.
+    static func smearShare(_ lines: [TextLine], in page: Frame) -> Double? {
         var shares: [Double] = []
         for word in printedWords(lines) where word.box.height >= smallestMeasured && word.confidence >= leastMeasured {
             guard let box = page.part(word.box), box.width > 1, box.height > 1 else { continue }
@@ -317,8 +330,8 @@ public final class FrameReader {
             }
             if down > 0 { shares.append(across / down) }
         }
-        guard shares.count >= fewestMeasured else { return false }
-        return shares.sorted()[shares.count / 2] < smearedBelow
+        guard shares.count >= fewestMeasured else { return nil }
+        return shares.sorted()[shares.count / 2]
     }
 
     /// The smear to draw print back from, on a frame whose edges lean `lean` along its rows
@@ -334,10 +347,16 @@ public final class FrameReader {
     /// over 1.25. A frame that leans neither way enough is drawn back as far either way, as
     /// every smeared frame was before the lean was measured.
     static func smear(leaning lean: Double?) -> RowSmear {
-        guard let lean else { return .even(spread: evenSpread) }
-        if lean > trailsOver { return .trailingLeft(spread: trailingSpread) }
-        if lean * trailsOver < 1 { return .trailingRight(spread: trailingSpread) }
-        return .even(spread: evenSpread)
+        guard let lean, leansOneWay(lean) else { return .even(spread: evenSpread) }
+        return lean > trailsOver ? .trailingLeft(spread: trailingSpread) : .trailingRight(spread: trailingSpread)
+    }
+
+    /// Whether a frame whose edges lean `lean` along its rows (`Frame.smearLean`) is smeared to
+    /// one side: over `trailsOver`, or under its inverse. Of the development sets' frames, all 747
+    /// smeared to one side do; of the 7605 others, one does (a low-resolution camera's).
+    static func leansOneWay(_ lean: Double?) -> Bool {
+        guard let lean else { return false }
+        return lean > trailsOver || lean * trailsOver < 1
     }
 
     /// A frame's edges leaning more than this along its rows, or less than its inverse, trail one way.
