@@ -55,12 +55,12 @@ public final class FrameReader {
             // Print smeared sideways (the phone moved) is drawn back together along its rows, to
             // the side the whole frame's edges say it trails. So are the barcodes round it, in the
             // frame itself: a code's bars stand upright, and a smear along the rows runs them into
-            // one another until zbar reads none. A code read only so is added to those read.
-            // A page whose words are too few, or too thin, to measure (smeared print tesseract
-            // read as slivers a pixel or two high) is judged by the whole frame's edges instead:
+            // one another until zbar reads none. A code read only so is added to those read. A
+            // page whose words are too few, or too thin, to measure (smeared print tesseract read
+            // as slivers a pixel or two high) is judged by the whole frame's edges instead:
             // leaning one way, it is smeared.
             let whole = Box(x: 0, y: 0, width: frame.width, height: frame.height)
-            let smearedWords = Self.smearShare(first, in: page).map { $0 < Self.smearedBelow }
+            let smearedWords = Self.smearedSideways(first, in: page)
             // The lean is measured only where it matters: on a page its words say is smeared, or
             // one they say nothing about.
             let lean = smearedWords == false ? nil : frame.smearLean(in: whole)
@@ -307,14 +307,9 @@ public final class FrameReader {
     /// bars changes across its rows far more than print, and is one among many), the print moved.
     /// Words are those at least `smallestMeasured` pixels high, read with `leastMeasured`
     /// confidence or more (noise tesseract reads as a row of short words is smooth across its
-    /// rows too), and at least `fewestMeasured` of them, so a speck or a lone word says nothing.
-    static func isSmearedSideways(_ lines: [TextLine], in page: Frame) -> Bool {
-        smearShare(lines, in: page).map { $0 < smearedBelow } ?? false
-    }
-
-    /// The typical word's across-row energy as a share of its down-column energy
-    /// (`isSmearedSideways`); nil where fewer than `fewestMeasured` words can be measured.
-    static func smearShare(_ lines: [TextLine], in page: Frame) -> Double? {
+    /// rows too), and at least `fewestMeasured` of them, so a speck or a lone word says nothing:
+    /// nil where there are fewer.
+    static func smearedSideways(_ lines: [TextLine], in page: Frame) -> Bool? {
         var shares: [Double] = []
         for word in printedWords(lines) where word.box.height >= smallestMeasured && word.confidence >= leastMeasured {
             guard let box = page.part(word.box), box.width > 1, box.height > 1 else { continue }
@@ -331,7 +326,7 @@ public final class FrameReader {
             if down > 0 { shares.append(across / down) }
         }
         guard shares.count >= fewestMeasured else { return nil }
-        return shares.sorted()[shares.count / 2]
+        return shares.sorted()[shares.count / 2] < smearedBelow
     }
 
     /// The smear to draw print back from, on a frame whose edges lean `lean` along its rows

@@ -36,11 +36,11 @@ struct SmearTests {
         let reader = try TextReader()
         for name in ["hp-elitebook-tilted", "lenovo-thinkpad", "dell-latitude", "cisco-switch"] {
             let sharp = try label(name)
-            let sharpSaid = FrameReader.isSmearedSideways(reader.read(sharp), in: sharp)
-            #expect(!sharpSaid, "\(name)")
+            let sharpSaid = FrameReader.smearedSideways(reader.read(sharp), in: sharp)
+            #expect(sharpSaid != true, "\(name)")
             let smeared = smearedSideways(sharp, spread: 3.5)
-            let smearedSaid = FrameReader.isSmearedSideways(reader.read(smeared), in: smeared)
-            #expect(smearedSaid, "\(name)")
+            let smearedSaid = FrameReader.smearedSideways(reader.read(smeared), in: smeared)
+            #expect(smearedSaid == true, "\(name)")
         }
         // Bands of gray that change only down the columns, as far as smear goes: three words over
         // them are smeared; two say nothing, nor do three read with almost no confidence.
@@ -51,9 +51,9 @@ struct SmearTests {
             }
             return [TextLine(words: words, box: Box(x: 10, y: 5, width: 170, height: 20))]
         }
-        #expect(FrameReader.isSmearedSideways(words(3), in: bands))
-        #expect(!FrameReader.isSmearedSideways(words(2), in: bands))
-        #expect(!FrameReader.isSmearedSideways(words(3, confidence: 20), in: bands))
+        #expect(FrameReader.smearedSideways(words(3), in: bands) == true)
+        #expect(FrameReader.smearedSideways(words(2), in: bands) != true)
+        #expect(FrameReader.smearedSideways(words(3, confidence: 20), in: bands) != true)
     }
 
     @Test("a label smeared sideways is sharpened and read again: the serial read only then is among the readings")
