@@ -172,6 +172,12 @@ enum Tokens {
         String(token.trimmingCharacters(in: ":.,;()#*\"'|").uppercased().map { OCRConfusion.symbols[$0] ?? $0 })
     }
 
+    /// Whether `text` is a word in lower case with no digit ("Dance", OCR's reading of a dark
+    /// band): serials are printed in capitals, and OCR lower-cases one only now and then.
+    static func lowerCaseWord(_ text: String) -> Bool {
+        !text.contains { $0.isNumber || $0.isWhitespace } && text.filter(\.isLowercase).count * 2 > text.count
+    }
+
     /// The first token of a field's value that could be a serial, upper-cased; a keyword's word
     /// cut short by OCR ("Serial Numbe") is no value.
     static func serialToken(_ value: String) -> String? {
@@ -179,9 +185,8 @@ enum Tokens {
             // OCR's symbols for the letters and digits of a serial: $ for S, @ for 0, a bracket
             // for J ("FCW7190M15}", "FDO665565)F").
             let t = withOCRSymbols(String(token))
-            // A word in lower case with no digit ("Dance", OCR's reading of a dark band) is no
-            // value: serials are printed in capitals (OCR lower-cases one now and then: "PFcLPMRD").
-            let word = !token.contains(where: \.isNumber) && token.filter(\.isLowercase).count * 2 > token.count
+            // A word in lower case is no value ("PFcLPMRD", one letter lower-cased, is).
+            let word = lowerCaseWord(String(token))
             // Four letters or digits at least: "S-79" (a model number's end, paired with a
             // keyword on a tilted label) is not a serial.
             if t.filter({ $0 != "-" }).count >= 4, t.count <= 24, codeCharacters(t),

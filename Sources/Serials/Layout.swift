@@ -52,10 +52,13 @@ enum Layout {
             }
         }
         // A value has two letters or digits at least: a lone mark beside a keyword ("v", a
-        // speck read as a letter) is not what it names.
+        // speck read as a letter) is not what it names. Nor is a line that names its own field
+        // with a word this extractor does not know ("PBA: J78511-301" under a caption "Serial"
+        // set under its value).
         let values = texts.filter {
-            waiting[$0] == nil && !taken.contains($0) && Keywords.fields(in: readings[$0].value).first?.kind == Keywords.Kind.none
-                && readings[$0].value.filter { $0.isLetter || $0.isNumber }.count >= 2
+            let value = readings[$0].value
+            return waiting[$0] == nil && !taken.contains($0) && Keywords.fields(in: value).first?.kind == Keywords.Kind.none
+                && value.filter { $0.isLetter || $0.isNumber }.count >= 2 && !namesItsField(value)
         }
         var partner: [Int: Int] = [:]
         // A keyword read twice in one place (the page read a second time, the keyword alike and
@@ -93,7 +96,11 @@ enum Layout {
         var pairs: [(keyword: Int, value: Int, overlap: Double, gap: Int)] = []
         for (i, wait) in waiting {
             let box = readings[i].box!
-            for j in values {
+            // A serial's value is no word in lower case: that is the rest of the keyword OCR
+            // garbled ("Ser:" "clal" "Number:" before the value of "Serial Number:"). Another
+            // field's may be ("ly/ly/Oy" of "Warranty:").
+            let serial = Keywords.fields(in: wait.keyword).last?.kind == .serial
+            for j in values where !(serial && Tokens.lowerCaseWord(readings[j].value)) {
                 let other = readings[j].box!
                 let overlap = rowOverlap(box, other, tilt: tilt)
                 guard overlap >= 1.0 / 3 else { continue }
@@ -226,15 +233,18 @@ enum Layout {
             // first. Otherwise they come in the order they were read (the first reading first): a
             // second reading that holds only another second reading whole ("PF913412Z",
             // "PF913412" of the row read at other sizes, beside "PF91341Z" read first) is no
-            // better read than the first.
+            // better read than the first. A reading boxed under two thirds as wide as the widest
+            // is part of the print read alone ("KING." inside "SKN54590", a motion-blurred page
+            // sharpened): it comes after those that span it.
             func body(_ k: Int) -> String { lettersAndDigits(readings[k].value) }
             let firstRead = ([j] + over).min()!
             func holdsFirst(_ k: Int) -> Bool { k != firstRead && body(k) != body(firstRead) && body(k).contains(body(firstRead)) }
+            let widest = ([j] + over).map { readings[$0].box!.width }.max()!
+            func spans(_ k: Int) -> Bool { readings[k].box!.width * 3 >= widest * 2 }
             // The whole line, its spaces out ("FVF 7WX4ESFUF" is Apple's twelve characters).
             func formatted(_ k: Int) -> Bool { inFormat(Tokens.withOCRSymbols(readings[k].value.filter { !$0.isWhitespace })) }
-            let group = ([j] + over).sorted {
-                (holdsFirst($0) ? 1 : 0, formatted($0) ? 1 : 0, -$0) > (holdsFirst($1) ? 1 : 0, formatted($1) ? 1 : 0, -$1)
-            }
+            func rank(_ k: Int) -> (Int, Int, Int, Int) { (holdsFirst(k) ? 1 : 0, spans(k) ? 1 : 0, formatted(k) ? 1 : 0, -k) }
+            let group = ([j] + over).sorted { rank($0) > rank($1) }
             alternates[i] = Array(group.dropFirst())
             taken.formUnion(over)
             out[i] = pairing(i, group[0])
@@ -309,7 +319,9 @@ enum Layout {
     /// start, its box reaching down past that row's top). A space between words is wider than
     /// that; but a piece too short to be a value (three letters or digits, no keyword) followed
     /// within half its height by a code is the start of that code, split where OCR saw a space
-    /// ("NT1" and "997478916").
+    /// ("NT1" and "997478916"). The two boxes of one word are of much the same height: a box not
+    /// half as high as the other is other print beside it (a small caption's speck, "Ss", two
+    /// pixels before a value printed three times its height).
     static func mended(_ readings: [SerialReading], tilt: Double = 0) -> [SerialReading] {
         func code(_ text: String) -> Bool {
             !text.isEmpty && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
@@ -324,7 +336,7 @@ enum Layout {
                     let height = max(box.height, other.height)
                     let gap = other.x - box.maxX
                     let start = out[i].value.count <= 3 && code(out[i].value) && out[j].value.count >= 3 && code(out[j].value)
-                    return rowOverlap(box, other, tilt: tilt) * 3 >= 2 && gap >= -1
+                    return rowOverlap(box, other, tilt: tilt) * 3 >= 2 && gap >= -1 && min(box.height, other.height) * 2 >= height
                         && (gap * 6 <= height || start && gap * 2 <= height)
                 })
             {
@@ -481,6 +493,63 @@ enum Layout {
     static func valueShaped(_ value: String, least: Int = 4) -> Bool {
         value.count >= least
             && (value.contains(where: \.isNumber) || (value.count >= 6 && value.allSatisfy { $0.isLetter && $0.isUppercase }))
+    }
+
+    /// The barcodes (indices into `readings`) captioned with the keyword of a field other than a
+    /// serial: a line of keywords alone ("FW", "P/N") set just over the bars, from their left
+    /// edge or centred over them, and no nearer to a barcode over it (a caption set under its
+    /// own barcode); or just before the bars on their row. A barcode under "Serial-No." is not
+    /// among them, nor one under a keyword with its value beside it.
+    static func captionedAsOther(_ readings: [SerialReading]) -> Set<Int> {
+        let texts = readings.indices.filter { !readings[$0].isBarcode && readings[$0].box != nil }
+        let bars = readings.indices.filter { readings[$0].isBarcode && readings[$0].box != nil }
+        // Keywords alone, and not read so where the page read again has them with a value
+        // ("MODEL:" lying over "MODEL: MZ-V8P1T0B" on a tilted label).
+        func other(_ line: Int) -> Bool {
+            let value = readings[line].value
+            let box = readings[line].box!
+            return onlyKeywords(value) && Keywords.fields(in: value).last?.kind == .other
+                && !texts.contains { m in m != line && readings[m].box!.intersectionArea(box) * 2 > box.area }
+        }
+        var out = Set<Int>()
+        for k in bars {
+            let code = readings[k].box!
+            // The nearest line over the bars, reaching over them.
+            let over = texts.filter { j in
+                let box = readings[j].box!
+                return box.maxY <= code.y + box.height / 2 && box.x < code.maxX && box.maxX > code.x
+            }.max { readings[$0].box!.maxY < readings[$1].box!.maxY }
+            if let j = over, other(j) {
+                let box = readings[j].box!
+                let gap = code.y - box.maxY
+                // Nearer the bars of another barcode ending over it: that one's caption.
+                let above = bars.contains { m in
+                    guard m != k, let upper = readings[m].box else { return false }
+                    return upper.maxY <= box.y + box.height / 2 && box.y - upper.maxY < gap && upper.x < box.maxX && box.x < upper.maxX
+                }
+                // Set from the bars' left edge, or centred over them: a keyword over the
+                // middle of the bars, its value lost, heads a row of the table above ("MDL:").
+                let edge = abs(box.x - code.x) <= 2 * box.height
+                let centred = abs((box.x + box.maxX) - (code.x + code.maxX)) <= 4 * box.height
+                if gap <= 2 * box.height, !above, edge || centred { out.insert(k) }
+            }
+            let before = texts.contains { j in
+                let box = readings[j].box!
+                let centre = box.y + box.height / 2
+                return other(j) && centre > code.y && centre < code.maxY && box.maxX <= code.x + box.height
+                    && code.x - box.maxX <= 4 * box.height
+            }
+            if before { out.insert(k) }
+        }
+        return out
+    }
+
+    /// Whether `text` opens with a field's name the keywords do not know, a word of two to twelve
+    /// letters and a colon, and has a value after it: "PBA: J78511-301", "Input: 100-240V".
+    static func namesItsField(_ text: String) -> Bool {
+        let words = text.split(separator: " ")
+        guard words.count >= 2, let name = words.first, name.last == ":" else { return false }
+        return (2...12).contains(name.count - 1) && name.dropLast().allSatisfy(\.isLetter)
     }
 
     /// Whether `text` is keywords alone, the last with nothing after it ("SER. NO.", "Serial").

@@ -157,10 +157,16 @@ public enum SerialExtractor {
                     // A decisive vendor format undoes its confusions here too ("FD0135912DK": Cisco's
                     // FDO), so that a barcode it disagrees with is shown beside the value printed.
                     // A value OCR read in pieces is one, as after a keyword ("WD-WMC4NWY 98HVP").
+                    // A value of capitals alone (a Seagate's "WFKLQWXTY") is one where a barcode
+                    // holds it: looked for only there, it is no word of the label's text.
                     let tokens =
                         Tokens.piecesJoined(field.value, formats: formats, barcodes: barcodes).map { [$0] }
                         ?? Tokens.joinedHyphens(field.value).split(separator: " ").map(String.init)
-                    for value in tokens where Tokens.looksLikeSerial(value) {
+                    for value in tokens
+                    where Tokens.looksLikeSerial(value)
+                        || Layout.valueShaped(value, least: 6) && !NotSerial.check(value)
+                            && barcodes.contains(where: { $0.contains(value) })
+                    {
                         let fixed = formats.lazy.filter(\.isDecisive).compactMap { $0.fit(value) }.first ?? value
                         pool.add(fixed, place: reading.place, source: .unlabelledText)
                     }
@@ -171,7 +177,9 @@ public enum SerialExtractor {
         let labelled = Set(labelledEntries.keys)
         let labelledValues = labelledEntries.values.compactMap(\.textValue)
         let unlabelledValues = Set(pool.entries.values.filter { $0.sources.contains(.unlabelledText) }.compactMap(\.textValue))
-        for reading in readings where reading.isBarcode {
+        // A barcode captioned with another field's keyword ("FW" over its bars) holds that field.
+        let otherFields = Layout.captionedAsOther(readings)
+        for (k, reading) in readings.enumerated() where reading.isBarcode && !otherFields.contains(k) {
             let values = Barcodes.serialValues(reading.value, symbology: reading.symbology!)
             for (n, var value) in values.enumerated() where !excluded.contains(OCRConfusion.fold(value)) {
                 // A bare S data identifier before a serial the print names: the serial is the rest.
