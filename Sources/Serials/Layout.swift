@@ -143,8 +143,15 @@ enum Layout {
                 // larger of the two, up to twice its height (a caption OCR boxed only half as
                 // high as it is printed, "SER NO" 7 pixels high, 22 above its 13-pixel value).
                 let larger = max(height, other.height)
-                // Under it, set from the same left edge, or centred on the same axis.
+                // Under it, set from the same left edge, or centred on the same axis; never
+                // past another keyword set between them ("SN" between "VID:", its value lost,
+                // and the serial under "SN").
                 guard aligned(other, with: box) else { return false }
+                let past = waiting.keys.contains { m in
+                    guard m != i, let mid = readings[m].box else { return false }
+                    return mid.y >= box.maxY - height / 2 && mid.maxY <= other.y + other.height / 2 && aligned(mid, with: box)
+                }
+                if past { return false }
                 if other.y > box.y + height / 2 && other.y - box.maxY <= larger * 2 { return true }
                 // On a tilted label a line's box is as high as its print and its slope across
                 // it: a value longer than its caption starts above the caption's middle (the

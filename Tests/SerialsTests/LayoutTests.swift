@@ -57,6 +57,21 @@ struct LayoutTests {
         #expect(table.first?.value == "SQJKNW0H546103V", "\(table)")
     }
 
+    @Test("a keyword's value under it is never past another keyword set between them")
+    func valueUnderPastAnotherKeyword() {
+        // Read off a Cisco label in perspective: "VID:", its value "V03" lost, over "SN" over the
+        // serial, barcoded with an S before it; the product's barcode is the model.
+        let c = SerialExtractor.candidates([
+            bars("WS-C2960X-48FPD-L", 168, 481, 797, 129), bars("SFOC1779A3BH", 184, 281, 595, 133),
+            boxed("CISCO WS", 1, 203, 80, 122, 23), boxed("VID:", 2, 200, 124, 48, 20), boxed("SN", 3, 196, 163, 23, 16),
+            boxed("FOC1779A3BH", 4, 194, 183, 159, 25), boxed("CLEI: 1KOE1X7MMY", 5, 192, 219, 203, 24),
+        ])
+        #expect(c.first?.value == "FOC1779A3BH" && c.first?.evidence == .agree, "\(c)")
+        // With no keyword between, the line under a keyword is still its value.
+        let vid = SerialExtractor.candidates([boxed("VID:", 1, 200, 124, 48, 20), boxed("FOC1779A3BH", 2, 194, 150, 159, 25)])
+        #expect(vid.isEmpty, "\(vid)")
+    }
+
     @Test("a small caption boxed short still names the value under it")
     func shortCaptionAbove() {
         // Read off a faint Supermicro label: "SER NO" boxed 7 pixels high, its value 22 below.
