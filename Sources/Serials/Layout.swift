@@ -502,23 +502,24 @@ enum Layout {
             && (value.contains(where: \.isNumber) || (value.count >= 6 && value.allSatisfy { $0.isLetter && $0.isUppercase }))
     }
 
-    /// The barcodes (indices into `readings`) captioned with the keyword of a field other than a
-    /// serial: a line of keywords alone ("FW", "P/N") set just over the bars, from their left
-    /// edge or centred over them, and no nearer to a barcode over it (a caption set under its
-    /// own barcode); or just before the bars on their row. A barcode under "Serial-No." is not
-    /// among them, nor one under a keyword with its value beside it.
-    static func captionedAsOther(_ readings: [SerialReading]) -> Set<Int> {
+    /// The barcodes (indices into `readings`) captioned with a field's keyword, and the kind of
+    /// field it names: a line of keywords alone ("FW", "P/N", "SERIAL") set just over the bars,
+    /// from their left edge or centred over them, and no nearer to a barcode over it (a caption
+    /// set under its own barcode); or just before the bars on their row. A barcode under a
+    /// keyword with its value beside it is captioned by none.
+    static func captions(_ readings: [SerialReading]) -> [Int: Keywords.Kind] {
         let texts = readings.indices.filter { !readings[$0].isBarcode && readings[$0].box != nil }
         let bars = readings.indices.filter { readings[$0].isBarcode && readings[$0].box != nil }
         // Keywords alone, and not read so where the page read again has them with a value
         // ("MODEL:" lying over "MODEL: MZ-V8P1T0B" on a tilted label).
-        func other(_ line: Int) -> Bool {
+        func caption(_ line: Int) -> Keywords.Kind? {
             let value = readings[line].value
             let box = readings[line].box!
-            return onlyKeywords(value) && Keywords.fields(in: value).last?.kind == .other
-                && !texts.contains { m in m != line && readings[m].box!.intersectionArea(box) * 2 > box.area }
+            guard onlyKeywords(value), !texts.contains(where: { m in m != line && readings[m].box!.intersectionArea(box) * 2 > box.area })
+            else { return nil }
+            return Keywords.fields(in: value).last.map(\.kind).flatMap { [.serial, .other].contains($0) ? $0 : nil }
         }
-        var out = Set<Int>()
+        var out: [Int: Keywords.Kind] = [:]
         for k in bars {
             let code = readings[k].box!
             // The nearest line over the bars, reaching over them.
@@ -526,7 +527,7 @@ enum Layout {
                 let box = readings[j].box!
                 return box.maxY <= code.y + box.height / 2 && box.x < code.maxX && box.maxX > code.x
             }.max { readings[$0].box!.maxY < readings[$1].box!.maxY }
-            if let j = over, other(j) {
+            if let j = over, let kind = caption(j) {
                 let box = readings[j].box!
                 let gap = code.y - box.maxY
                 // Nearer the bars of another barcode ending over it: that one's caption.
@@ -538,15 +539,15 @@ enum Layout {
                 // middle of the bars, its value lost, heads a row of the table above ("MDL:").
                 let edge = abs(box.x - code.x) <= 2 * box.height
                 let centred = abs((box.x + box.maxX) - (code.x + code.maxX)) <= 4 * box.height
-                if gap <= 2 * box.height, !above, edge || centred { out.insert(k) }
+                if gap <= 2 * box.height, !above, edge || centred { out[k] = kind }
             }
-            let before = texts.contains { j in
+            let before = texts.first { j in
                 let box = readings[j].box!
                 let centre = box.y + box.height / 2
-                return other(j) && centre > code.y && centre < code.maxY && box.maxX <= code.x + box.height
+                return caption(j) != nil && centre > code.y && centre < code.maxY && box.maxX <= code.x + box.height
                     && code.x - box.maxX <= 4 * box.height
             }
-            if before { out.insert(k) }
+            if out[k] == nil, let j = before { out[k] = caption(j) }
         }
         return out
     }

@@ -177,10 +177,14 @@ public enum SerialExtractor {
         let labelled = Set(labelledEntries.keys)
         let labelledValues = labelledEntries.values.compactMap(\.textValue)
         let unlabelledValues = Set(pool.entries.values.filter { $0.sources.contains(.unlabelledText) }.compactMap(\.textValue))
-        // A barcode captioned with another field's keyword ("FW" over its bars) holds that field.
-        let otherFields = Layout.captionedAsOther(readings)
-        for (k, reading) in readings.enumerated() where reading.isBarcode && !otherFields.contains(k) {
+        // A barcode captioned with another field's keyword ("FW" over its bars) holds that field;
+        // one captioned with a serial's is named by it, as a value its keyword names.
+        let captions = Layout.captions(readings)
+        for (k, reading) in readings.enumerated() where reading.isBarcode && captions[k] != .other {
             let values = Barcodes.serialValues(reading.value, symbology: reading.symbology!)
+            if captions[k] == .serial {
+                pool.captioned.formUnion(values.flatMap { [$0, $0.hasPrefix("S") ? String($0.dropFirst()) : $0] }.map(OCRConfusion.fold))
+            }
             for (n, var value) in values.enumerated() where !excluded.contains(OCRConfusion.fold(value)) {
                 // A bare S data identifier before a serial the print names: the serial is the rest.
                 // The print names it too when it is the same field as the rest, differing in a
@@ -349,6 +353,9 @@ struct Pool {
 
     var entries: [String: Entry] = [:]
     var next = 0
+    /// The barcodes' values (folded) a serial's keyword captions: named as a printed value its
+    /// keyword names is.
+    var captioned: Set<String> = []
 
     /// Keeps `q`, a second reading of the printed `value` with Q for O, with the value's entry.
     mutating func addQReading(_ q: String, of value: String) {
@@ -525,9 +532,11 @@ struct Pool {
             // a MAC barcoded bare, beside a Cisco or Supermicro serial's barcode).
             let fitsMakers = makersFormats.fitAny(value)
             let outOfFormat = !makersFormats.isEmpty && !fitsMakers && barcodeInMakersFormat
+            // A barcode a serial's keyword captions is named by it, as a labelled print is.
+            let named = entry.exactBarcode && entry.barcodeValue.map { captioned.contains(OCRConfusion.fold($0)) } == true
             let tier: Int
-            switch (evidence, labelled) {
-            case (.agree, true): tier = 0
+            switch (evidence, labelled || named) {
+            case (.agree, true), (.barcode, true): tier = 0
             case (.agree, false):
                 // Backed only by its own human-readable line and in no format of the maker the
                 // label names, after a labelled print in that format (a Cisco PID "C1111-8P"

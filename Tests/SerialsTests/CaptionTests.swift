@@ -48,6 +48,25 @@ struct CaptionTests {
         #expect(under.map(\.value).contains("50026B7DF9032E11"), "\(under)")
     }
 
+    @Test("a barcode captioned with a serial's keyword is named by it, before a code only its own print backs")
+    func barcodeCaptionedAsSerial() {
+        // Read off a noisy Juniper label: the MAC's caption lost, its code backed by its own
+        // human-readable line; "SERIAL" over the serial's code.
+        let juniper = SerialExtractor.candidates([
+            bars("MN7913417623", 383, 434, 473, 157), bars("D4B695816650", 383, 233, 517, 111),
+            boxed("Juniper EX2300-24T", 1, 375, 97, 200, 21), boxed("Part No: 650-016601", 2, 376, 145, 177, 14),
+            boxed("D4B6958 16650", 3, 559, 369, 166, 20), boxed("SERIAL", 4, 376, 408, 57, 12),
+        ])
+        #expect(juniper.map(\.value) == ["MN7913417623", "D4B695816650"], "\(juniper)")
+        #expect(juniper.first?.evidence == .barcode)
+        // Uncaptioned, the code its own print backs comes first.
+        let bare = SerialExtractor.candidates([
+            bars("MN7913417623", 383, 434, 473, 157), bars("D4B695816650", 383, 233, 517, 111),
+            boxed("Juniper EX2300-24T", 1, 375, 97, 200, 21), boxed("D4B6958 16650", 3, 559, 369, 166, 20),
+        ])
+        #expect(bare.first?.value == "D4B695816650", "\(bare)")
+    }
+
     @Test("a speck beside a value three times its height is not the start of the value")
     func speckBesideValue() {
         // Read off a noisy Kingston label: the caption "Serial No" read as "Ss", 9 pixels wide,
