@@ -510,15 +510,19 @@ enum Layout {
     static func captions(_ readings: [SerialReading]) -> [Int: Keywords.Kind] {
         let texts = readings.indices.filter { !readings[$0].isBarcode && readings[$0].box != nil }
         let bars = readings.indices.filter { readings[$0].isBarcode && readings[$0].box != nil }
-        // Keywords alone, and not read so where the page read again has them with a value
-        // ("MODEL:" lying over "MODEL: MZ-V8P1T0B" on a tilted label).
-        func caption(_ line: Int) -> Keywords.Kind? {
-            let value = readings[line].value
-            let box = readings[line].box!
-            guard onlyKeywords(value), !texts.contains(where: { m in m != line && readings[m].box!.intersectionArea(box) * 2 > box.area })
-            else { return nil }
-            return Keywords.fields(in: value).last.map(\.kind).flatMap { [.serial, .other].contains($0) ? $0 : nil }
-        }
+        // The lines that may caption a barcode, with the kind of field each names: keywords
+        // alone, and not read so where the page read again has them with a value ("MODEL:"
+        // lying over "MODEL: MZ-V8P1T0B" on a tilted label).
+        let caption = Dictionary(
+            uniqueKeysWithValues: texts.compactMap { line -> (Int, Keywords.Kind)? in
+                let value = readings[line].value
+                let box = readings[line].box!
+                guard onlyKeywords(value),
+                    !texts.contains(where: { m in m != line && readings[m].box!.intersectionArea(box) * 2 > box.area }),
+                    let kind = Keywords.fields(in: value).last?.kind, kind == .serial || kind == .other
+                else { return nil }
+                return (line, kind)
+            })
         var out: [Int: Keywords.Kind] = [:]
         for k in bars {
             let code = readings[k].box!
@@ -527,7 +531,7 @@ enum Layout {
                 let box = readings[j].box!
                 return box.maxY <= code.y + box.height / 2 && box.x < code.maxX && box.maxX > code.x
             }.max { readings[$0].box!.maxY < readings[$1].box!.maxY }
-            if let j = over, let kind = caption(j) {
+            if let j = over, let kind = caption[j] {
                 let box = readings[j].box!
                 let gap = code.y - box.maxY
                 // Nearer the bars of another barcode ending over it: that one's caption.
@@ -541,13 +545,12 @@ enum Layout {
                 let centred = abs((box.x + box.maxX) - (code.x + code.maxX)) <= 4 * box.height
                 if gap <= 2 * box.height, !above, edge || centred { out[k] = kind }
             }
-            let before = texts.first { j in
+            let before = caption.keys.sorted().first { j in
                 let box = readings[j].box!
                 let centre = box.y + box.height / 2
-                return caption(j) != nil && centre > code.y && centre < code.maxY && box.maxX <= code.x + box.height
-                    && code.x - box.maxX <= 4 * box.height
+                return centre > code.y && centre < code.maxY && box.maxX <= code.x + box.height && code.x - box.maxX <= 4 * box.height
             }
-            if out[k] == nil, let j = before { out[k] = caption(j) }
+            if out[k] == nil, let j = before { out[k] = caption[j] }
         }
         return out
     }

@@ -180,10 +180,13 @@ public enum SerialExtractor {
         // A barcode captioned with another field's keyword ("FW" over its bars) holds that field;
         // one captioned with a serial's is named by it, as a value its keyword names.
         let captions = Layout.captions(readings)
+        // The values of the barcodes a serial's keyword captions, as barcoded and without an S
+        // data identifier (folded).
+        var captioned = Set<String>()
         for (k, reading) in readings.enumerated() where reading.isBarcode && captions[k] != .other {
             let values = Barcodes.serialValues(reading.value, symbology: reading.symbology!)
             if captions[k] == .serial {
-                pool.captioned.formUnion(values.flatMap { [$0, $0.hasPrefix("S") ? String($0.dropFirst()) : $0] }.map(OCRConfusion.fold))
+                captioned.formUnion((values + values.filter { $0.hasPrefix("S") }.map { String($0.dropFirst()) }).map(OCRConfusion.fold))
             }
             for (n, var value) in values.enumerated() where !excluded.contains(OCRConfusion.fold(value)) {
                 // A bare S data identifier before a serial the print names: the serial is the rest.
@@ -216,7 +219,7 @@ public enum SerialExtractor {
         pool.splitPrintFromBarcode()
         pool.mergeConfusedPrint()
         let decisive = formats.filter(\.isDecisive)
-        var found = pool.result(expressServiceCodes: escs, formats: decisive, makersFormats: makersFormats)
+        var found = pool.result(expressServiceCodes: escs, formats: decisive, makersFormats: makersFormats, captioned: captioned)
         // A Dell label's Express Service Code is its service tag in base 36: where no candidate
         // is that tag (OCR lost the tag, or misread it past mending), the code's own tag is one,
         // read from the code's line. It comes first where no candidate is in the format of the
@@ -353,9 +356,6 @@ struct Pool {
 
     var entries: [String: Entry] = [:]
     var next = 0
-    /// The barcodes' values (folded) a serial's keyword captions: named as a printed value its
-    /// keyword names is.
-    var captioned: Set<String> = []
 
     /// Keeps `q`, a second reading of the printed `value` with Q for O, with the value's entry.
     mutating func addQReading(_ q: String, of value: String) {
@@ -472,8 +472,12 @@ struct Pool {
     static let readAnotherWay = 100
 
     /// The candidates, ranked; `formats`: the decisive vendor formats that apply to the label;
-    /// `makersFormats`: the formats of the makers its print names.
-    func result(expressServiceCodes: [String], formats: [Grammar] = [], makersFormats: [Grammar] = []) -> [SerialCandidate] {
+    /// `makersFormats`: the formats of the makers its print names; `captioned`: the barcodes'
+    /// values (folded) a serial's keyword captions, named by it as a printed value its keyword
+    /// names is.
+    func result(
+        expressServiceCodes: [String], formats: [Grammar] = [], makersFormats: [Grammar] = [], captioned: Set<String> = []
+    ) -> [SerialCandidate] {
         struct Ranked {
             var candidate: SerialCandidate
             var tier: Int
