@@ -24,6 +24,9 @@ public struct Frame: Sendable, Equatable {
         self.index = index
     }
 
+    /// The whole picture, as a box.
+    public var whole: Box { Box(x: 0, y: 0, width: width, height: height) }
+
     /// The part of `box` inside the frame; nil where none of it is.
     public func part(_ box: Box) -> Box? {
         let x0 = max(0, box.x)
@@ -40,7 +43,7 @@ public struct Frame: Sendable, Equatable {
 
     /// The same picture with rows packed tightly (`stride == width`).
     public func packed() -> Frame {
-        stride == width ? self : cropped(to: Box(x: 0, y: 0, width: width, height: height))
+        stride == width ? self : cropped(to: whole)
     }
 
     /// The part of the picture inside `area` (which lies inside it: see `part`) as a picture of

@@ -138,7 +138,7 @@ public final class BarcodeReader {
                     BarcodeSymbol(
                         value: String(decoding: data, as: UTF8.self),
                         symbology: name,
-                        box: Box(enclosing: points) ?? Box(x: 0, y: 0, width: frame.width, height: frame.height)))
+                        box: Box(enclosing: points) ?? frame.whole))
                 symbol = zbar_symbol_next(s)
             }
             return symbols

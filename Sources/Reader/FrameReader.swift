@@ -59,7 +59,7 @@ public final class FrameReader {
             // page whose words are too few, or too thin, to measure (smeared print tesseract read
             // as slivers a pixel or two high) is judged by the whole frame's edges instead:
             // leaning one way, it is smeared.
-            let whole = Box(x: 0, y: 0, width: frame.width, height: frame.height)
+            let whole = frame.whole
             let smearedWords = Self.smearedSideways(first, in: page)
             // The lean is measured only where it matters: on a page its words say is smeared, or
             // one they say nothing about.
@@ -151,7 +151,7 @@ public final class FrameReader {
             let crop = page.cropped(to: area)
             for factor in resizings {
                 let resized = crop.scaled(by: factor)
-                let whole = Box(x: 0, y: 0, width: resized.width, height: resized.height)
+                let whole = resized.whole
                 for line in text.read(resized, within: whole, as: .singleLine) where readsMore(codes(line), than: known) {
                     var moved = line.movingBoxes { word in
                         let left = max(box.x, area.x + Int(Double(word.x) / factor))

@@ -30,7 +30,7 @@ public final class MatrixCodeReader {
 
     /// Every symbol of `formats` in `frame`.
     public func read(_ frame: Frame, formats: Formats = .matrixOnly) -> [BarcodeSymbol] {
-        read(frame, in: Box(x: 0, y: 0, width: frame.width, height: frame.height), formats: formats)
+        read(frame, in: frame.whole, formats: formats)
     }
 
     /// The DataMatrix codes in `frame`, looked for in four overlapping tiles, each half the
@@ -143,7 +143,7 @@ public final class MatrixCodeReader {
                     }
                 }
                 let format = s.format.map { String(cString: $0) } ?? "?"
-                var box = Box(enclosing: corners) ?? Box(x: 0, y: 0, width: frame.width, height: frame.height)
+                var box = Box(enclosing: corners) ?? frame.whole
                 // A linear code is read on one row; its bars reach above and below it.
                 if box.height < 4, box.width >= 8 { box = Self.barsAround(box, in: frame) }
                 return BarcodeSymbol(

@@ -28,7 +28,7 @@ struct DeblurTests {
     func drawnBack() {
         let sharp = strokes()
         let seen = blurred(sharp, spread: 2)
-        let all = Box(x: 0, y: 0, width: sharp.width, height: sharp.height)
+        let all = sharp.whole
         let mended = seen.sharpenedAlongRows(in: all)
         let (before, after) = (distance(seen, sharp, in: all), distance(mended, sharp, in: all))
         #expect(after * 4 < before * 3, "\(after) against \(before)")
@@ -64,7 +64,7 @@ struct DeblurTests {
     @Test("a smear trailing one way is told by its edges, and drawn back nearer the print to that side than as far both ways")
     func trailing() throws {
         let sharp = strokes(width: 120)
-        let all = Box(x: 0, y: 0, width: sharp.width, height: sharp.height)
+        let all = sharp.whole
         // Sharp strokes, and strokes smeared as far both ways (a Gaussian; a phone moving evenly
         // across the shutter's time, nine pixels), lean neither way.
         for frame in [sharp, blurred(sharp, spread: 2), smeared(sharp, weights: [Double](repeating: 1, count: 9))] {

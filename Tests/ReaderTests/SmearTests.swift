@@ -68,7 +68,7 @@ struct SmearTests {
     @Test("which way a label is smeared is told by its edges: trailing one way, the other, or as far both ways")
     func whichWay() throws {
         func smear(_ frame: Frame) -> RowSmear {
-            FrameReader.smear(leaning: frame.smearLean(in: Box(x: 0, y: 0, width: frame.width, height: frame.height)))
+            FrameReader.smear(leaning: frame.smearLean(in: frame.whole))
         }
         for name in ["hp-elitebook-tilted", "lenovo-thinkpad", "dell-latitude", "cisco-switch"] {
             let sharp = try label(name)
@@ -117,7 +117,7 @@ struct SmearTests {
         let frame = try image(name)
         let lines = try FrameReader().read(frame).filter { !$0.source.isBarcode }.map(\.value)
         #expect(lines.contains { OCRConfusion.fold($0).contains(OCRConfusion.fold(serial)) }, "\(lines)")
-        #expect(FrameReader.leansOneWay(frame.smearLean(in: Box(x: 0, y: 0, width: frame.width, height: frame.height))))
+        #expect(FrameReader.leansOneWay(frame.smearLean(in: frame.whole)))
     }
 
     @Test("a frame leans one way over 1.25 or under its inverse")
