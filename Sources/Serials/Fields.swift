@@ -101,10 +101,40 @@ enum Keywords {
         return out
     }
 
+    /// `token` as a value and the keyword printed after it, where OCR lost the space between
+    /// them ("WD-WMC4NPHPBGXX(S/N)", "ZL0B9Z4Js/n)"): a keyword in brackets, or one with a slash
+    /// (no serial holds either), after four characters or more. The longest such keyword wins
+    /// ("DP/N" over "P/N"), as the table spells it: a bracket OCR lost at either end is set back.
+    /// Any other token as it is.
+    static func keywordUnglued(_ token: Substring) -> [Substring] {
+        var k = token.index(token.startIndex, offsetBy: 4, limitedBy: token.endIndex) ?? token.endIndex
+        while k < token.endIndex {
+            let tail = token[k...]
+            guard tail.first == "(" || tail.contains("/") else {
+                k = token.index(after: k)
+                continue
+            }
+            let keyword = normalise(tail)
+            let opened = keyword.first == "("
+            // A bracket lost at either end is set back.
+            let forms = [keyword, opened ? keyword + ")" : keyword, keyword.last == ")" ? "(" + keyword : keyword]
+            if opened || keyword.contains("/"), let form = forms.first(where: oneWord.contains),
+                token[..<k].contains(where: { $0.isLetter || $0.isNumber })
+            {
+                return [token[..<k], Substring(form)]
+            }
+            k = token.index(after: k)
+        }
+        return [token]
+    }
+
+    /// The keywords of one word.
+    static let oneWord = Set(table.filter { $0.tokens.count == 1 }.map { $0.tokens[0] })
+
     /// The line split into fields at its keywords; a line with none is one field of kind `none`.
     /// An underscore is a space OCR filled in ("SER_NO"): no serial has one.
     static func fields(in line: String) -> [Field] {
-        let raw = spacedAIs(line).split(whereSeparator: { $0.isWhitespace || $0 == "_" })
+        let raw = spacedAIs(line).split(whereSeparator: { $0.isWhitespace || $0 == "_" }).flatMap(keywordUnglued)
         let tokens = raw.map(normalise)
         var fields: [Field] = []
         var current: Kind? = nil

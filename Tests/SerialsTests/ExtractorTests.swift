@@ -376,6 +376,25 @@ struct ExtractorTests {
         #expect(Tokens.makersFormats(label: "MAC: E1:CE:23:83:A3:07").isEmpty)
     }
 
+    @Test("a keyword in brackets or with a slash, printed after its value with the space lost, still names the value")
+    func keywordGluedAfter() {
+        for line in ["WD-WMC4NPHPBGXX(S/N)", "WD-WMC4NPHPBGXXs/n)", "WD-WMC4NPHPBGXX(S/N", "WD-WMC4NPHPBGXXS/N"] {
+            #expect(Keywords.fields(in: line).map(\.kind) == [.none, .serial], "\(line)")
+            #expect(Keywords.fields(in: line).first?.value == "WD-WMC4NPHPBGXX", "\(line)")
+            // The print so named disagrees with a barcode a character from it: both are shown.
+            let c = SerialExtractor.candidates([text("WD Blue 1TB", 1), text(line, 2), code("WV-WMC4NPHPBGXX")])
+            #expect(c.map(\.value).sorted() == ["WD-WMC4NPHPBGXX", "WV-WMC4NPHPBGXX"], "\(line): \(c)")
+            #expect(c.allSatisfy { $0.disagreesWith.count == 1 }, "\(line): \(c)")
+        }
+        // The longest keyword wins; a part number's keyword names no serial.
+        #expect(Keywords.fields(in: "ABCD1234DP/N").map(\.kind) == [.none, .other])
+        // A keyword glued before its value, a slash inside a value, a keyword alone: as they were.
+        #expect(Keywords.fields(in: "Serial(S/N): ABC12345").map(\.kind) == [.serial])
+        #expect(Keywords.fields(in: "Type/Model: 20U9-948XUS").map(\.kind) == [.other])
+        #expect(Keywords.fields(in: "100-240V/50Hz").map(\.kind) == [.none])
+        #expect(Keywords.fields(in: "(S/N)").map(\.kind) == [.serial])
+    }
+
     @Test("'Serial' with one letter lost or misread is still the keyword; a word two letters from it is not")
     func garbledSerial() {
         #expect(Keywords.fields(in: "FDO33961V6L Seral#").map(\.kind) == [.none, .serial])
