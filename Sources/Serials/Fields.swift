@@ -50,8 +50,10 @@ enum Keywords {
     }
 
     /// Keyword words long enough that a word one letter from one is no other word: "SERIAL", the
-    /// commonest, and "EXPRESS" of a Dell label's Express Service Code ("Exoress", its p blurred).
-    static let garbleable = ["SERIAL", "EXPRESS"]
+    /// commonest, "NUMBER" after it ("SERIAL NUNBER", its m smeared: else "NUNBER" was the
+    /// serial's value), and "EXPRESS" of a Dell label's Express Service Code ("Exoress", its p
+    /// blurred).
+    static let garbleable = ["SERIAL", "NUMBER", "EXPRESS"]
 
     /// Whether `word` is `keyword` (a word of letters) with one letter OCR lost or misread
     /// ("SERAL", "SERIAI" for "SERIAL").

@@ -405,6 +405,11 @@ struct ExtractorTests {
             #expect(!Keywords.garbled(word, as: "SERIAL"), "\(word)")
         }
         #expect(Keywords.fields(in: "SERIES 7000 X4").map(\.kind) == [.none])
+        // So is "Number", which a smeared m garbles: "NUNBER" is no serial.
+        for word in ["NUNBER", "NUMBFR", "NUMBR"] { #expect(Keywords.garbled(word, as: "NUMBER"), "\(word)") }
+        let smeared = [text("SERIAL NUNBER", 4), text("SERIAL NUMBER BTHV656849S1PPGN", 6), text("PBA: J85350-309", 10)]
+        let listed = SerialExtractor.candidates(smeared).map(\.value)
+        #expect(listed.first == "BTHV656849S1PPGN" && !listed.contains("NUNBER"), "\(listed)")
         // So is "Express" of the Express Service Code, whose code proves a misread service tag.
         for word in ["EXORESS", "EXPRES", "XPRESS", "EKPRESS"] { #expect(Keywords.garbled(word, as: "EXPRESS"), "\(word)") }
         for word in ["EXPRESS", "EXPRESSES", "PRESS", "EXPOSES"] { #expect(!Keywords.garbled(word, as: "EXPRESS"), "\(word)") }
