@@ -459,7 +459,11 @@ enum Layout {
         }
         // OCR may lose either parenthesis, with what it held beside it ("(Serial" for
         // "(Serial #)"): then the box must hold nothing but the keyword.
-        guard text.hasPrefix("(") || text.hasSuffix(")"), text.count > 2 else { return nil }
+        // Balanced, none was lost: "Serial Number (S/N)" is a keyword like any other, heading the
+        // value to its right in a table.
+        guard text.hasPrefix("(") || text.hasSuffix(")"), text.count > 2,
+            text.filter({ $0 == "(" }).count != text.filter({ $0 == ")" }).count
+        else { return nil }
         let bare = text.filter { $0 != "(" && $0 != ")" }
         return onlyKeywords(bare) ? bare : nil
     }

@@ -300,6 +300,29 @@ struct LayoutTests {
         #expect(SerialExtractor.candidates(caption).map(\.value) == ["AMU25078"])
     }
 
+    @Test(
+        "a keyword ending in a bracketed one ('Serial Number (S/N)') heads the value to its right in a table, not the row's value before it"
+    )
+    func bracketedKeywordHeadsTableRow() {
+        // Read off a medical pump's label: "(01)" and its GTIN, then "Serial Number (S/N)" and the
+        // serial, on one row a hair off level; a barcode planted to disagree with the print.
+        let level = 0.5 / 130.5
+        let pump = [
+            code("BSV55025"), line("INFUSION PUMP IP-300", 1, Box(x: 240, y: 307, width: 312, height: 20), slope: 0),
+            boxed("02205332054013", 2, 440, 357, 153, 17), boxed("BSV55525", 3, 835, 357, 97, 17),
+            line("Serial Number (S/N)", 4, Box(x: 635, y: 359, width: 177, height: 16), slope: level, rough: level),
+            boxed("(01)", 5, 240, 360, 32, 16), boxed("275481", 6, 440, 394, 64, 17), boxed("231115", 7, 835, 394, 65, 17),
+            boxed("REF", 8, 240, 396, 39, 15), boxed("(11)", 9, 635, 397, 32, 15),
+        ]
+        #expect(Layout.joined(pump).map(\.value).contains("Serial Number (S/N) BSV55525"), "\(Layout.joined(pump).map(\.value))")
+        let c = SerialExtractor.candidates(pump)
+        #expect(c.map(\.value).sorted() == ["BSV55025", "BSV55525"], "\(c)")
+        #expect(c.allSatisfy { $0.disagreesWith.count == 1 }, "\(c)")
+        // A parenthesis lost keeps the caption a caption: its value is before it.
+        #expect(Layout.caption("Serial Number (S/N)") == nil)
+        #expect(Layout.caption("(Serial Number") != nil && Layout.caption("Serial #)") != nil)
+    }
+
     @Test("a keyword printed after its value without parentheses, or a caption OCR cut a parenthesis from, names the value before it")
     func keywordAfter() {
         // "FDO4551MA2D SERIAL": nothing to the keyword's right or under it but another field.
