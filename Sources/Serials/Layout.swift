@@ -91,16 +91,21 @@ enum Layout {
                 waiting[i] = nil
             }
         }
+        // A serial's value holds something a serial could be (`Tokens.serialToken`): no word in
+        // lower case, which is the rest of the keyword OCR garbled ("Ser:" "clal" "Number:"
+        // before the value of "Serial Number:"), nor a title ("WD Blue 1TB" before a caption on
+        // a tilted label, whose value is the barcode under it). Another field's may be any
+        // ("ly/ly/Oy" of "Warranty:").
+        let serialKeywords = Set(waiting.keys.filter { Keywords.fields(in: waiting[$0]!.keyword).last?.kind == .serial })
+        func fits(_ keyword: Int, _ value: Int) -> Bool {
+            !serialKeywords.contains(keyword) || Tokens.serialToken(readings[value].value) != nil
+        }
         let tilt = tilt(of: readings)
         // Same row first, best overlap first.
         var pairs: [(keyword: Int, value: Int, overlap: Double, gap: Int)] = []
         for (i, wait) in waiting {
             let box = readings[i].box!
-            // A serial's value is no word in lower case: that is the rest of the keyword OCR
-            // garbled ("Ser:" "clal" "Number:" before the value of "Serial Number:"). Another
-            // field's may be ("ly/ly/Oy" of "Warranty:").
-            let serial = Keywords.fields(in: wait.keyword).last?.kind == .serial
-            for j in values where !(serial && Tokens.lowerCaseWord(readings[j].value)) {
+            for j in values where fits(i, j) {
                 let other = readings[j].box!
                 let overlap = rowOverlap(box, other, tilt: tilt)
                 guard overlap >= 1.0 / 3 else { continue }
@@ -137,7 +142,7 @@ enum Layout {
             let box = readings[i].box!
             let height = max(1, box.height)
             let below = values.filter { j in
-                guard !taken.contains(j) else { return false }
+                guard !taken.contains(j), fits(i, j) else { return false }
                 let other = readings[j].box!
                 // A caption is often set smaller than its value: the gap is measured in the
                 // larger of the two, up to twice its height (a caption OCR boxed only half as
@@ -172,7 +177,7 @@ enum Layout {
         for (i, _) in waiting.sorted(by: { $0.key < $1.key }) where partner[i] == nil {
             let box = readings[i].box!
             let before = values.filter { j in
-                guard !taken.contains(j) else { return false }
+                guard !taken.contains(j), fits(i, j) else { return false }
                 let other = readings[j].box!
                 let gap = box.x - other.maxX
                 return rowOverlap(box, other, tilt: tilt) >= 1.0 / 3 && gap >= -box.height / 2 && gap <= 8 * max(box.height, other.height)
@@ -515,15 +520,15 @@ enum Layout {
         let texts = readings.indices.filter { !readings[$0].isBarcode && readings[$0].box != nil }
         let bars = readings.indices.filter { readings[$0].isBarcode && readings[$0].box != nil }
         // The lines that may caption a barcode, with the kind of field each names: keywords
-        // alone, and not read so where the page read again has them with a value ("MODEL:"
-        // lying over "MODEL: MZ-V8P1T0B" on a tilted label).
+        // alone, bare or in brackets ("(Serial Nbr)"), and not read so where the page read again
+        // has them with a value ("MODEL:" lying over "MODEL: MZ-V8P1T0B" on a tilted label).
         let caption = Dictionary(
             uniqueKeysWithValues: texts.compactMap { line -> (Int, Keywords.Kind)? in
                 let value = readings[line].value
                 let box = readings[line].box!
-                guard onlyKeywords(value),
+                guard let keywords = onlyKeywords(value) ? value : Layout.caption(value),
                     !texts.contains(where: { m in m != line && readings[m].box!.intersectionArea(box) * 2 > box.area }),
-                    let kind = Keywords.fields(in: value).last?.kind, kind == .serial || kind == .other
+                    let kind = Keywords.fields(in: keywords).last?.kind, kind == .serial || kind == .other
                 else { return nil }
                 return (line, kind)
             })

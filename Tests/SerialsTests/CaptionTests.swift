@@ -142,4 +142,19 @@ struct CaptionTests {
         ])
         #expect(hp.first?.value == "MXL5253KRM", "\(hp)")
     }
+
+    @Test("a caption in brackets over a tilted barcode names it, and a serial keyword takes no title for its value")
+    func bracketedCaptionOverTiltedBars() {
+        // Read off a tilted WD label, its serial printed before "(Serial Nbr)" and lost under
+        // the paint over the bars: "R/N:" (its value lost too) before the bars' tilted box, and
+        // the title to the caption's left along the tilt.
+        let readings = [
+            bars("WD-WCC4NQNS4JSZ", 333, 261, 817, 324), line("WD Blue 1TB", 1, Box(x: 290, y: 192, width: 159, height: 54), slope: -0.3),
+            boxed("R/N:", 2, 303, 268, 48, 31), boxed("(Serial Nbr)", 3, 643, 234, 95, 35),
+        ]
+        #expect(Layout.captions(readings) == [0: .serial])
+        #expect(!Layout.joined(readings).contains { $0.value.contains("WD Blue") && $0.value.contains("Serial") })
+        let c = SerialExtractor.candidates(readings)
+        #expect(c.map(\.value) == ["WD-WCC4NQNS4JSZ"], "\(c)")
+    }
 }
