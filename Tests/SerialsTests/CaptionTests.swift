@@ -157,4 +157,18 @@ struct CaptionTests {
         let c = SerialExtractor.candidates(readings)
         #expect(c.map(\.value) == ["WD-WCC4NQNS4JSZ"], "\(c)")
     }
+
+    @Test("noise read in lower case between a caption and its bars does not hide the caption")
+    func noiseUnderCaption() {
+        // Read off a noisy Kingston label: "SN" over the serial's bars, "ey" and "ed" read in the
+        // noise just over them; the firmware's caption lost.
+        let kingston = [
+            bars("50026B75D0B602FC", 394, 422, 781, 157), bars("SBFK20F1", 394, 190, 473, 157),
+            boxed("Kingston A400 SSD", 1, 387, 81, 246, 28), boxed("Made in Taiwan", 2, 386, 129, 168, 18),
+            boxed("SN", 3, 386, 391, 21, 15),
+            boxed("ey", 4, 976, 410, 12, 14), boxed("ed", 5, 1077, 410, 12, 14),
+        ]
+        #expect(Layout.captions(kingston) == [0: .serial])
+        #expect(SerialExtractor.candidates(kingston).first?.value == "50026B75D0B602FC")
+    }
 }
