@@ -535,12 +535,13 @@ enum Layout {
         var out: [Int: Keywords.Kind] = [:]
         for k in bars {
             let code = readings[k].box!
-            // The nearest line over the bars, reaching over them; a word in lower case is noise
-            // OCR read there ("ey" on a noisy Kingston's bars, under their caption "SN").
+            // The nearest line over the bars, reaching over them; a word in lower case that is
+            // no keyword ("Model" is one) is noise OCR read there ("ey" on a noisy Kingston's
+            // bars, under their caption "SN").
             let over = texts.filter { j in
                 let box = readings[j].box!
                 return box.maxY <= code.y + box.height / 2 && box.x < code.maxX && box.maxX > code.x
-                    && !Tokens.lowerCaseWord(readings[j].value)
+                    && (caption[j] != nil || !Tokens.lowerCaseWord(readings[j].value))
             }.max { readings[$0].box!.maxY < readings[$1].box!.maxY }
             if let j = over, let kind = caption[j] {
                 let box = readings[j].box!

@@ -170,5 +170,11 @@ struct CaptionTests {
         ]
         #expect(Layout.captions(kingston) == [0: .serial])
         #expect(SerialExtractor.candidates(kingston).first?.value == "50026B75D0B602FC")
+        // A keyword set in lower case is no noise: "Model" over a model's bars captions them.
+        let model = [
+            bars("SYS-8300P-NXG", 300, 200, 400, 120), boxed("Model", 1, 300, 170, 60, 20), bars("VM58YW672198", 300, 400, 500, 120),
+        ]
+        #expect(Layout.captions(model) == [0: .other])
+        #expect(SerialExtractor.candidates(model).map(\.value) == ["VM58YW672198"])
     }
 }
