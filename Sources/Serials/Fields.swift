@@ -104,7 +104,7 @@ enum Keywords {
     }
 
     /// `token` as a value and the keyword printed after it, where OCR lost the space between
-    /// them ("WD-WMC4NPHPBGXX(S/N)", "ZL0B9Z4Js/n)"): a keyword in brackets, or one with a slash
+    /// them ("WD-WCC4NG6A8R1MT(S/N)", "WD-WMCAN1SY3GUQs/n)"): a keyword in brackets, or one with a slash
     /// (no serial holds either), after four characters or more. The longest such keyword wins
     /// ("DP/N" over "P/N"), as the table spells it: a bracket OCR lost at either end is set back.
     /// Any other token as it is.
