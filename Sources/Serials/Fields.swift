@@ -106,8 +106,8 @@ enum Keywords {
     /// `token` as a value and the keyword printed after it, where OCR lost the space between
     /// them ("WD-WCC4NG6A8R1MT(S/N)", "WD-WMCAN1SY3GUQs/n)"): a keyword in brackets, or one with a slash
     /// (no serial holds either), after four characters or more. The longest such keyword wins
-    /// ("DP/N" over "P/N"), as the table spells it: a bracket OCR lost at either end is set back.
-    /// Any other token as it is.
+    /// ("DP/N" over "P/N"), as the table spells it: a bracket OCR lost at either end is set back,
+    /// a letter it read twice read once. Any other token as it is.
     static func keywordUnglued(_ token: Substring) -> [Substring] {
         var k = token.index(token.startIndex, offsetBy: 4, limitedBy: token.endIndex) ?? token.endIndex
         while k < token.endIndex {
@@ -116,11 +116,19 @@ enum Keywords {
                 k = token.index(after: k)
                 continue
             }
-            let keyword = normalise(tail)
-            let opened = keyword.first == "("
-            // A bracket lost at either end is set back.
-            let forms = [keyword, opened ? keyword + ")" : keyword, keyword.last == ")" ? "(" + keyword : keyword]
-            if opened || keyword.contains("/"), let form = forms.first(where: oneWord.contains),
+            let read = normalise(tail)
+            // A letter OCR read twice is read once ("s/Nn)"); a bracket lost at either end is set
+            // back.
+            let chars = Array(read)
+            let once = String(chars.indices.filter { $0 == 0 || chars[$0 - 1] != chars[$0] }.map { chars[$0] })
+            var forms: [String] = []
+            for keyword in [read, once] {
+                forms.append(keyword)
+                if keyword.first == "(" { forms.append(keyword + ")") }
+                if keyword.last == ")" { forms.append("(" + keyword) }
+            }
+            let opened = read.first == "("
+            if opened || read.contains("/"), let form = forms.first(where: oneWord.contains),
                 token[..<k].contains(where: { $0.isLetter || $0.isNumber })
             {
                 return [token[..<k], Substring(form)]

@@ -378,7 +378,7 @@ struct ExtractorTests {
 
     @Test("a keyword in brackets or with a slash, printed after its value with the space lost, still names the value")
     func keywordGluedAfter() {
-        for line in ["WD-WMC4NPHPBGXX(S/N)", "WD-WMC4NPHPBGXXs/n)", "WD-WMC4NPHPBGXX(S/N", "WD-WMC4NPHPBGXXS/N"] {
+        for line in ["WD-WMC4NPHPBGXX(S/N)", "WD-WMC4NPHPBGXXs/n)", "WD-WMC4NPHPBGXX(S/N", "WD-WMC4NPHPBGXXS/N", "WD-WMC4NPHPBGXXs/Nn)"] {
             #expect(Keywords.fields(in: line).map(\.kind) == [.none, .serial], "\(line)")
             #expect(Keywords.fields(in: line).first?.value == "WD-WMC4NPHPBGXX", "\(line)")
             // The print so named disagrees with a barcode a character from it: both are shown.
