@@ -127,8 +127,7 @@ enum Keywords {
                 if keyword.first == "(" { forms.append(keyword + ")") }
                 if keyword.last == ")" { forms.append("(" + keyword) }
             }
-            let opened = read.first == "("
-            if opened || read.contains("/"), let form = forms.first(where: oneWord.contains),
+            if let form = forms.first(where: oneWord.contains),
                 token[..<k].contains(where: { $0.isLetter || $0.isNumber })
             {
                 return [token[..<k], Substring(form)]

@@ -197,7 +197,7 @@ enum Layout {
         // line is one value that looks like a serial: a keyword over a barcode with no printed
         // value has another field over it, its keyword misread ("Nut: 230V" for "Input: 230V").
         for (i, wait) in waiting.sorted(by: { $0.key < $1.key })
-        where partner[i] == nil && (wait.caption || onlyKeywords(wait.keyword)) && Keywords.fields(in: wait.keyword).last?.kind == .serial {
+        where partner[i] == nil && (wait.caption || onlyKeywords(wait.keyword)) && serialKeywords.contains(i) {
             let box = readings[i].box!
             let height = max(1, box.height)
             let next = texts.filter { j in
