@@ -6,10 +6,20 @@ import Foundation
     import Glibc
 #endif
 
-/// A request the page server passes on: its method and path (without the query).
+/// A request the page server passes on: its method, path (without the query), content type and
+/// body.
 public struct PageRequest: Sendable {
     public var method: String
     public var path: String
+    public var contentType: String?
+    public var body: [UInt8]
+
+    public init(method: String, path: String, contentType: String? = nil, body: [UInt8] = []) {
+        self.method = method
+        self.path = path
+        self.contentType = contentType
+        self.body = body
+    }
 }
 
 /// What the server answers with.
@@ -17,11 +27,14 @@ public struct PageResponse: Sendable {
     public var status: Int
     public var contentType: String
     public var body: [UInt8]
+    /// Further headers, such as `Location` and `Set-Cookie`.
+    public var headers: [(String, String)]
 
-    public init(status: Int = 200, contentType: String, body: [UInt8]) {
+    public init(status: Int = 200, contentType: String, body: [UInt8], headers: [(String, String)] = []) {
         self.status = status
         self.contentType = contentType
         self.body = body
+        self.headers = headers
     }
 
     public static func text(_ text: String, status: Int = 200, type: String = "text/plain; charset=utf-8") -> PageResponse {
@@ -155,14 +168,24 @@ final class EventStreamClient {
     }
 }
 
+/// A request's body as it arrives, at most `PageServer.maxBody` bytes.
+final class RequestBody {
+    var bytes: [UInt8] = []
+    var tooLarge = false
+}
+
 /// Serves pages with libmicrohttpd: one thread per connection, so a slow or stalled page holds
-/// only its own thread, and at most `maxConnections` at once (more are refused). Requests for
-/// `eventsPath` get the server-sent event stream of `events`; every other request goes to the
-/// handler. Stopping ends every stream and closes every connection.
+/// only its own thread, and at most `maxConnections` at once (more are refused). With `access`,
+/// every request, the event stream's too, is judged by it first. Requests for `eventsPath` get
+/// the server-sent event stream of `events`; every other request goes to the handler. Stopping
+/// ends every stream and closes every connection.
 public final class PageServer: @unchecked Sendable {
     public let host: String
     public let port: UInt16
     public let events: NewestEvent
+    public let access: PageAccess?
+    /// The largest body a request may have; a larger one is refused (413) unread.
+    static let maxBody = 64 * 1024
     let eventsPath: String
     let handler: @Sendable (PageRequest) -> PageResponse
     private var daemon: OpaquePointer?
@@ -171,10 +194,11 @@ public final class PageServer: @unchecked Sendable {
     /// Listens on `host` (an IPv4 address) and `port` (0 for a free one).
     public init(
         host: String, port: UInt16, events: NewestEvent, eventsPath: String = "/events", maxConnections: Int = 32,
-        handler: @escaping @Sendable (PageRequest) -> PageResponse
+        access: PageAccess? = nil, handler: @escaping @Sendable (PageRequest) -> PageResponse
     ) throws(PageServerError) {
         self.host = host
         self.events = events
+        self.access = access
         self.eventsPath = eventsPath
         self.handler = handler
         guard let address = IPv4.address(host, port: port) else {
@@ -191,14 +215,15 @@ public final class PageServer: @unchecked Sendable {
                     "\(host):\(port): cannot listen there (\(errnoDescription(error.code))); choose another port, or 0 for a free one")
         }
         listener = fd
+        let context = Unmanaged.passUnretained(self).toOpaque()
         let flags = UInt32(MHD_USE_THREAD_PER_CONNECTION.rawValue | MHD_USE_INTERNAL_POLLING_THREAD.rawValue)
         let options: [CVarArg] = [
             MHD_OPTION.LISTEN_SOCKET.rawValue, fd,
             MHD_OPTION.CONNECTION_LIMIT.rawValue, UInt32(maxConnections),
             MHD_OPTION.CONNECTION_TIMEOUT.rawValue, UInt32(30),
+            MHD_OPTION.NOTIFY_COMPLETED.rawValue, unsafeBitCast(pageServerCompleted, to: OpaquePointer.self), OpaquePointer(context),
             MHD_OPTION.END.rawValue,
         ]
-        let context = Unmanaged.passUnretained(self).toOpaque()
         daemon = withVaList(options) { list in
             MHD_start_daemon_va(flags, 0, nil, nil, pageServerAccess, context, list)
         }
@@ -223,21 +248,54 @@ public final class PageServer: @unchecked Sendable {
         }
     }
 
-    func answer(_ connection: OpaquePointer, method: String, path: String) -> MHD_Result {
-        if path == eventsPath, method == "GET" {
-            let client = Unmanaged.passRetained(EventStreamClient(events: events)).toOpaque()
-            // UInt64.max is MHD_SIZE_UNKNOWN: a stream with no length, sent chunked.
-            guard let response = MHD_create_response_from_callback(UInt64.max, 16 * 1024, eventStreamFill, client, eventStreamFree)
-            else {
-                Unmanaged<EventStreamClient>.fromOpaque(client).release()
-                return .NO
+    /// The address to open in a browser, with the secret when there is one.
+    public var pageAddress: String { address + (access.map { "?token=\($0.token)" } ?? "") }
+
+    func answer(_ connection: OpaquePointer, method: String, path: String, body: RequestBody) -> MHD_Result {
+        if let access {
+            let request = PageAccess.Request(
+                method: method, path: path, host: value(connection, .HEADER_KIND, "Host"),
+                origin: value(connection, .HEADER_KIND, "Origin"),
+                cookie: value(connection, .COOKIE_KIND, PageAccess.cookieName(port: port)),
+                queryToken: value(connection, .GET_ARGUMENT_KIND, "token"))
+            switch access.judge(request, port: port) {
+            case .allow:
+                break
+            case .admit(let location):
+                var reply = PageResponse.text("Opening the page.\n", status: 303)
+                reply.headers = [("Location", location), ("Set-Cookie", access.cookie(port: port))]
+                return queue(reply, on: connection)
+            case .refuse(let status, let message):
+                return queue(.text(message, status: status), on: connection)
             }
-            defer { MHD_destroy_response(response) }
-            MHD_add_response_header(response, "Content-Type", "text/event-stream")
-            MHD_add_response_header(response, "Cache-Control", "no-store")
-            return MHD_queue_response(connection, 200, response)
         }
-        let reply = handler(PageRequest(method: method, path: path))
+        if body.tooLarge {
+            return queue(.text("A request's body may be \(PageServer.maxBody) bytes at most.\n", status: 413), on: connection)
+        }
+        if path == eventsPath, method == "GET" { return stream(on: connection) }
+        let contentType = value(connection, .HEADER_KIND, "Content-Type")
+        return queue(handler(PageRequest(method: method, path: path, contentType: contentType, body: body.bytes)), on: connection)
+    }
+
+    private func value(_ connection: OpaquePointer, _ kind: MHD_ValueKind, _ key: String) -> String? {
+        MHD_lookup_connection_value(connection, kind, key).map { String(cString: $0) }
+    }
+
+    private func stream(on connection: OpaquePointer) -> MHD_Result {
+        let client = Unmanaged.passRetained(EventStreamClient(events: events)).toOpaque()
+        // UInt64.max is MHD_SIZE_UNKNOWN: a stream with no length, sent chunked.
+        guard let response = MHD_create_response_from_callback(UInt64.max, 16 * 1024, eventStreamFill, client, eventStreamFree)
+        else {
+            Unmanaged<EventStreamClient>.fromOpaque(client).release()
+            return .NO
+        }
+        defer { MHD_destroy_response(response) }
+        MHD_add_response_header(response, "Content-Type", "text/event-stream")
+        MHD_add_response_header(response, "Cache-Control", "no-store")
+        return MHD_queue_response(connection, 200, response)
+    }
+
+    private func queue(_ reply: PageResponse, on connection: OpaquePointer) -> MHD_Result {
         let response = reply.body.withUnsafeBytes { bytes in
             MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
         }
@@ -245,24 +303,42 @@ public final class PageServer: @unchecked Sendable {
         defer { MHD_destroy_response(response) }
         MHD_add_response_header(response, "Content-Type", reply.contentType)
         MHD_add_response_header(response, "Cache-Control", "no-store")
+        for (name, value) in reply.headers { MHD_add_response_header(response, name, value) }
         return MHD_queue_response(connection, UInt32(reply.status), response)
     }
 }
 
-/// libmicrohttpd's request callback: a request's first call only marks it seen; any body is read
-/// and dropped (no page sends one); the last call answers.
-private let pageServerAccess: MHD_AccessHandlerCallback = { cls, connection, url, method, _, _, uploadSize, state in
+/// libmicrohttpd's request callback: a request's first call gives it a body to collect into; the
+/// calls with data add to it (past `PageServer.maxBody` the rest is dropped and the request
+/// refused); the last call answers. The body is let go when the request completes.
+private let pageServerAccess: MHD_AccessHandlerCallback = { cls, connection, url, method, _, data, uploadSize, state in
     guard let cls, let connection, let url, let method, let uploadSize, let state else { return .NO }
-    if state.pointee == nil {
-        state.pointee = UnsafeMutableRawPointer(bitPattern: 1)
+    guard let held = state.pointee else {
+        state.pointee = Unmanaged.passRetained(RequestBody()).toOpaque()
         return .YES
     }
+    let body = Unmanaged<RequestBody>.fromOpaque(held).takeUnretainedValue()
     if uploadSize.pointee > 0 {
+        let count = uploadSize.pointee
+        if let data, body.bytes.count + count <= PageServer.maxBody {
+            data.withMemoryRebound(to: UInt8.self, capacity: count) {
+                body.bytes.append(contentsOf: UnsafeBufferPointer(start: $0, count: count))
+            }
+        } else {
+            body.tooLarge = true
+        }
         uploadSize.pointee = 0
         return .YES
     }
     let server = Unmanaged<PageServer>.fromOpaque(cls).takeUnretainedValue()
-    return server.answer(connection, method: String(cString: method), path: String(cString: url))
+    return server.answer(connection, method: String(cString: method), path: String(cString: url), body: body)
+}
+
+/// libmicrohttpd's completion callback: lets a request's body go.
+private let pageServerCompleted: MHD_RequestCompletedCallback = { _, _, state, _ in
+    guard let state, let held = state.pointee else { return }
+    Unmanaged<RequestBody>.fromOpaque(held).release()
+    state.pointee = nil
 }
 
 private let eventStreamFill: MHD_ContentReaderCallback = { cls, _, buffer, max in

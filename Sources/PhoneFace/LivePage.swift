@@ -91,7 +91,9 @@ public enum LivePage {
           if (s.log) log.textContent = s.log.join("\\n");
           if (s.cameraFps !== undefined) cameraFps = s.cameraFps;
         };
-        function send(key) { fetch("action/" + encodeURIComponent(key), { method: "POST" }); }
+        function send(key) {
+          fetch("action", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ key: key }) });
+        }
         document.addEventListener("click", (e) => {
           const target = e.target.closest("[data-key]");
           if (target && !target.disabled) send(target.dataset.key);

@@ -2,6 +2,7 @@ import Camera
 import Companion
 import Durable
 import Foundation
+import PageServer
 import PhoneFace
 import Reader
 import Register
@@ -52,7 +53,7 @@ enum BenchWebCommand: Command {
             purpose: .walkRound, camera: camera, reader: try LiveRead.wrapReader(), register: register, clock: clock)
         let web = try LiveWeb(address: "127.0.0.1:0", source: source)
         defer { web.stop() }
-        let pages = (0..<options.integer(.pages)).map { _ in PageFollower(port: web.server.port) }
+        let pages = (0..<options.integer(.pages)).map { _ in PageFollower(web.server) }
         for page in pages { page.start() }
         guard web.server.events.waitForListening(pages.count, timeout: 30) else { throw CommandFailure("the pages did not connect") }
 
@@ -109,10 +110,16 @@ enum BenchWebCommand: Command {
 /// each frame it is told of (the newest only, once the one before has come).
 final class PageFollower: @unchecked Sendable {
     let port: UInt16
+    /// The headers a page the person opened sends: the page's own host and its secret.
+    let headers: String
     private let done = DispatchSemaphore(value: 0)
     private let fetched = Locked(0)
 
-    init(port: UInt16) { self.port = port }
+    init(_ server: PageServer) {
+        port = server.port
+        let cookie = server.access.map { "Cookie: \(PageAccess.cookieName(port: server.port))=\($0.token)\r\n" } ?? ""
+        headers = "Host: 127.0.0.1:\(server.port)\r\n" + cookie
+    }
 
     var framesFetched: Int { fetched.current }
 
@@ -121,7 +128,7 @@ final class PageFollower: @unchecked Sendable {
             defer { done.signal() }
             guard let stream = connectLoopback(port) else { return }
             defer { close(stream) }
-            send(stream, "GET /events HTTP/1.1\r\nHost: bench\r\n\r\n")
+            send(stream, "GET /events HTTP/1.1\r\n\(headers)\r\n")
             var pending = ""
             var lastFetched = 0
             var chunk = [UInt8](repeating: 0, count: 1 << 16)
@@ -151,7 +158,7 @@ final class PageFollower: @unchecked Sendable {
     private func fetchFrame() -> Bool {
         guard let fd = connectLoopback(port) else { return false }
         defer { close(fd) }
-        send(fd, "GET /frame.jpg HTTP/1.0\r\nHost: bench\r\n\r\n")
+        send(fd, "GET /frame.jpg HTTP/1.0\r\n\(headers)\r\n")
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         var total = 0
         while true {

@@ -15,7 +15,7 @@ enum LiveCommand: Command {
     static let name = ["live"]
     static let summary = "run the scan sheet against a webcam, a recording or a fault, and watch the rules work"
     static let about = """
-        Usage: fieldrig live --camera SOURCE [--web [HOST:]PORT] [--walk-round] [--register PATH] [--fault FAULT]... [--seconds S] [--virtual]
+        Usage: fieldrig live --camera SOURCE [--web [HOST:]PORT [--web-token TOKEN]] [--walk-round] [--register PATH] [--fault FAULT]... [--seconds S] [--virtual]
 
         Runs the companion's scan sheet against SOURCE (a V4L2 device such as /dev/video0, or a
         sequence folder) on the real clock, and shows in the terminal what the phone would show:
@@ -35,6 +35,13 @@ enum LiveCommand: Command {
         phone's screen beside it, its buttons to press, and controls for the phone's world (the
         background, a camera fault, the Mac leaving and coming back). The terminal's keys still
         work. The page is served on 127.0.0.1 unless a HOST is given.
+
+        The page's buttons write the register, so it obeys only the person who started it: the
+        address printed carries a secret made for the run (?token=...), which the page keeps as
+        a cookie no other site's requests carry; a request without it is refused (403), as is an
+        action sent from another page, and a request naming the page by another host (421: a
+        site that rebinds its name to this machine reads nothing). Served on an address other
+        machines can reach (0.0.0.0:PORT), a warning says so; the secret is still required.
         """
     static let notes = """
         Tags for the demo register: fieldrig tag make MF-0004 --register-id REG-4F2A --key ... (see
@@ -42,12 +49,14 @@ enum LiveCommand: Command {
         """
 
     enum Option: CommandOption {
-        case camera, web, walkRound, register, fault, seconds, virtual
+        case camera, web, webToken, walkRound, register, fault, seconds, virtual
 
         var spec: OptionSpec {
             switch self {
             case .camera: .value("--camera", "SOURCE", "where frames come from (required)")
             case .web: .value("--web", "[HOST:]PORT", "also show it all on a page at this address (PORT 0: a free one)")
+            case .webToken:
+                .value("--web-token", "TOKEN", "the page's secret, for scripts that need a fixed one (default: a new random one)")
             case .walkRound: .flag("--walk-round", "open the sheet for a walk-round (hits draw the card) instead of Scan")
             case .register: .value("--register", "PATH", "the register to use (default: a fresh demo register)")
             case .fault: .repeated("--fault", "FAULT", "inject a fault, as for 'fieldrig read --camera'")
@@ -62,9 +71,15 @@ enum LiveCommand: Command {
         guard let source = options.value(.camera) else { throw UsageError("--camera SOURCE is required") }
         let limit = options.given(.seconds) ? Duration.seconds(options.integer(.seconds)) : nil
         // The page's address is the first line, so a script (or a person) can open it at once.
-        let web = try options.value(.web).map { try LiveWeb(address: $0, source: source) }
+        guard options.given(.web) || !options.given(.webToken) else { throw UsageError("--web-token goes with --web") }
+        let web = try options.value(.web).map { try LiveWeb(address: $0, source: source, token: options.value(.webToken)) }
         defer { web?.stop() }
         if let web { emit("page: \(web.address)") }
+        if let web, web.exposed {
+            emit(
+                "warning: the page is served on \(web.server.host):\(web.server.port), where other machines can reach it: whoever has its address, secret included, can drive the phone, write the register and watch the camera"
+            )
+        }
         let camera = try openCamera(source, faults: options.all(.fault))
         var temporary: String? = nil
         let path: String

@@ -1,4 +1,5 @@
 import Companion
+import Durable
 import Foundation
 import Imaging
 import Model
@@ -32,14 +33,20 @@ final class LiveWeb {
     static let worldKeys: Set<String> = Set(faults.map(\.1) + ["mac:leaves", "mac:returns"])
     static let personKeys: Set<String> = Set("vondsbfuac123456789".map(String.init))
 
-    /// Serves on `address` ("[HOST:]PORT"; loopback unless a host is given).
-    init(address: String, source: String) throws {
+    /// Serves on `address` ("[HOST:]PORT"; loopback unless a host is given), to requests that
+    /// carry `token` (a new random one unless given) and name the page by its own host.
+    init(address: String, source: String, token: String? = nil) throws {
         let parts = address.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
-        let host = parts.count == 2 ? (parts[0] == "localhost" ? "127.0.0.1" : parts[0]) : "127.0.0.1"
+        let given = parts.count == 2 ? parts[0] : "127.0.0.1"
+        let host = given == "localhost" ? "127.0.0.1" : given
         guard parts.count <= 2, let port = UInt16(parts.last!) else {
             throw UsageError(
                 "--web takes [HOST:]PORT (e.g. 8080, 0 for a free port, or 0.0.0.0:8080 to be seen from other machines), not '\(address)'")
         }
+        if let token, !PageAccess.isAcceptable(token: token) {
+            throw UsageError("--web-token takes 16 to 256 letters, digits and '-._~', not '\(token)'")
+        }
+        let access = PageAccess(token: token ?? PageAccess.randomToken(), hostNames: LiveWeb.hostNames(given))
         let page = page
         let frameJPEG = frameJPEG
         let actions = actions
@@ -51,7 +58,7 @@ final class LiveWeb {
         let shortcuts =
             "v VERIFY · o OPEN THE RECORD · n NEXT · d done · 1 2 3 routes (rows in the chooser) · s Settings · u USE THIS SERIAL · a Scan again · c Cancel · b background · f foreground"
         do {
-            server = try PageServer(host: host, port: port, events: NewestEvent()) { request in
+            server = try PageServer(host: host, port: port, events: NewestEvent(), access: access) { request in
                 switch (request.method, request.path) {
                 case ("GET", "/"), ("GET", "/index.html"):
                     return .text(
@@ -60,13 +67,10 @@ final class LiveWeb {
                 case ("GET", "/frame.jpg"):
                     guard let jpeg = frameJPEG.current else { return .text("No frame yet.\n", status: 404) }
                     return PageResponse(contentType: "image/jpeg", body: jpeg)
-                case ("POST", let path) where path.hasPrefix("/action/"):
-                    let key = String(path.dropFirst("/action/".count))
-                    guard LiveWeb.personKeys.contains(key) || LiveWeb.worldKeys.contains(key) else {
-                        return .text("No such action: \(key)\n", status: 404)
-                    }
-                    actions.withLock { $0.append(key) }
-                    return .text("ok\n")
+                case ("POST", "/action"):
+                    return LiveWeb.take(request, into: actions)
+                case (_, "/action"):
+                    return .text("An action is a POST from the page.\n", status: 405)
                 default:
                     return .notFound(request.path)
                 }
@@ -76,7 +80,34 @@ final class LiveWeb {
         }
     }
 
-    var address: String { server.address }
+    /// The page's address with its secret: what to open.
+    var address: String { server.pageAddress }
+
+    /// Whether the page can be reached from other machines (served on an address not loopback's).
+    var exposed: Bool { !server.host.hasPrefix("127.") }
+
+    /// The names the page answers to: loopback's, the host given, and, served on every
+    /// interface, this machine's own addresses and name.
+    static func hostNames(_ given: String) -> [String] {
+        var names = ["127.0.0.1", "localhost", given]
+        if given == "0.0.0.0" { names += IPv4.localAddresses() + [ProcessInfo.processInfo.hostName] }
+        return names
+    }
+
+    /// An action the page sent: `{"key": KEY}` as JSON, which a form on another page cannot send.
+    static func take(_ request: PageRequest, into actions: Locked<[String]>) -> PageResponse {
+        guard request.contentType?.lowercased().hasPrefix("application/json") == true else {
+            return .text("An action is sent by the page as JSON.\n", status: 415)
+        }
+        guard let object = try? JSONSerialization.jsonObject(with: Data(request.body)) as? [String: Any],
+            let key = object["key"] as? String
+        else { return .text("An action is {\"key\": KEY}.\n", status: 400) }
+        guard LiveWeb.personKeys.contains(key) || LiveWeb.worldKeys.contains(key) else {
+            return .text("No such action: \(key)\n", status: 404)
+        }
+        actions.withLock { $0.append(key) }
+        return .text("ok\n")
+    }
 
     /// The keys and controls the page sent since the last call.
     func takeActions() -> [String] {

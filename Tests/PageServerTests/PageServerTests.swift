@@ -148,3 +148,104 @@ struct PageServerTests {
         }
     }
 }
+
+@Suite("who the page answers")
+struct PageAccessTests {
+    let access = PageAccess(token: "0123456789abcdef0123", hostNames: ["127.0.0.1", "localhost"])
+
+    func request(
+        _ method: String = "GET", host: String? = "127.0.0.1:8080", origin: String? = nil, cookie: String? = nil, query: String? = nil
+    ) -> PageAccess.Request {
+        PageAccess.Request(method: method, path: "/", host: host, origin: origin, cookie: cookie, queryToken: query)
+    }
+
+    @Test("a request naming the page by another host is misdirected, whatever it carries")
+    func foreignHost() {
+        for host in ["evil.example", "evil.example:8080", "127.0.0.1:9090", "127.0.0.1", "", "localhost.evil.example:8080"] {
+            let verdict = access.judge(request(host: host, cookie: access.token), port: 8080)
+            guard case .refuse(421, _) = verdict else {
+                Issue.record("\(host): \(verdict)")
+                continue
+            }
+        }
+        guard case .refuse(421, _) = access.judge(request(host: nil, cookie: access.token), port: 8080) else {
+            Issue.record("a request without Host was served")
+            return
+        }
+    }
+
+    @Test("without the secret, or with a wrong one, nothing is served; the address printed admits and sets the cookie")
+    func secret() {
+        #expect(access.judge(request(), port: 8080) != .allow)
+        guard case .refuse(403, let message) = access.judge(request(cookie: "0123456789abcdef0124"), port: 8080) else {
+            Issue.record("a wrong secret was not refused")
+            return
+        }
+        #expect(message.contains("open the address fieldrig live printed"))
+        guard case .refuse(403, _) = access.judge(request(query: "0123456789abcdef012"), port: 8080) else {
+            Issue.record("a secret one character short was not refused")
+            return
+        }
+        #expect(access.judge(request(host: "LOCALHOST:8080", query: access.token), port: 8080) == .admit(location: "/"))
+        #expect(access.judge(request(cookie: access.token), port: 8080) == .allow)
+        // The secret in the address does not stand in for the cookie on an action.
+        #expect(access.judge(request("POST", query: access.token), port: 8080) != .allow)
+        #expect(access.cookie(port: 8080) == "fieldrig-live-8080=0123456789abcdef0123; Path=/; HttpOnly; SameSite=Strict")
+    }
+
+    @Test("an action from another page is refused even with the cookie; the page's own origin, or none, is served")
+    func origin() {
+        for origin in ["http://evil.example", "null", "http://127.0.0.1:9090", "https://127.0.0.1:8080"] {
+            guard case .refuse(403, _) = access.judge(request("POST", origin: origin, cookie: access.token), port: 8080) else {
+                Issue.record("\(origin) was served")
+                continue
+            }
+        }
+        #expect(access.judge(request("POST", origin: "http://127.0.0.1:8080", cookie: access.token), port: 8080) == .allow)
+        #expect(access.judge(request("POST", cookie: access.token), port: 8080) == .allow)
+    }
+
+    @Test("secrets: random ones are 64 hexadecimal digits and differ; a given one must be long and plain")
+    func tokens() {
+        let a = PageAccess.randomToken()
+        #expect(a.count == 64 && a.allSatisfy(\.isHexDigit))
+        #expect(a != PageAccess.randomToken())
+        #expect(PageAccess.isAcceptable(token: a))
+        #expect(PageAccess.isAcceptable(token: "ci-fixed-token-0001"))
+        #expect(!PageAccess.isAcceptable(token: "short"))
+        #expect(!PageAccess.isAcceptable(token: "has spaces in it, too many"))
+        #expect(!PageAccess.isAcceptable(token: "semicolon;cookie=injection"))
+    }
+
+    @Test("the server judges every path, the event stream's too, and passes an admitted action's body on")
+    func served() throws {
+        let events = NewestEvent()
+        let server = try PageServer(
+            host: "127.0.0.1", port: 0, events: events, access: access
+        ) { request in
+            .text("\(request.method) \(request.path) \(request.contentType ?? "-") \(String(decoding: request.body, as: UTF8.self))")
+        }
+        let own = "Host: 127.0.0.1:\(server.port)\r\n"
+        let cookie = "Cookie: \(PageAccess.cookieName(port: server.port))=\(access.token)\r\n"
+        func ask(_ head: String, body: String = "") throws -> String {
+            let client = try Client(port: server.port)
+            client.send(head + "Connection: close\r\n" + (body.isEmpty ? "" : "Content-Length: \(body.utf8.count)\r\n") + "\r\n" + body)
+            return client.read(until: "\u{0}")
+        }
+        for path in ["/", "/frame.jpg", "/events", "/action"] {
+            #expect(try ask("GET \(path) HTTP/1.1\r\nHost: evil.example\r\n\(cookie)").hasPrefix("HTTP/1.1 421"))
+            #expect(try ask("GET \(path) HTTP/1.1\r\n\(own)").hasPrefix("HTTP/1.1 403"))
+        }
+        let admitted = try ask("GET /?token=\(access.token) HTTP/1.1\r\n\(own)")
+        #expect(admitted.hasPrefix("HTTP/1.1 303"))
+        #expect(admitted.contains("Set-Cookie: \(access.cookie(port: server.port))\r\n"))
+        #expect(admitted.contains("Location: /\r\n"))
+        let action = try ask("POST /action HTTP/1.1\r\n\(own)\(cookie)Content-Type: application/json\r\n", body: #"{"key": "v"}"#)
+        #expect(action.hasSuffix(#"POST /action application/json {"key": "v"}"#))
+        let big = String(repeating: "x", count: 70_000)
+        #expect(try ask("POST /action HTTP/1.1\r\n\(own)\(cookie)", body: big).hasPrefix("HTTP/1.1 413"))
+        let stream = try Client(port: server.port)
+        stream.send("GET /events HTTP/1.1\r\n\(own)\(cookie)\r\n")
+        #expect(events.waitForListening(1, timeout: 60))
+    }
+}

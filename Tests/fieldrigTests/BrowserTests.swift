@@ -92,6 +92,19 @@ struct BrowserTests {
         #expect((proven as? String)?.hasPrefix("MF-0") == true)
         #expect(try browser.waitFor("document.getElementById('frame').naturalWidth", in: tab) as? Int ?? 0 > 0)
         Self.keep(try browser.screenshot(tab), as: "live-page.png")
+        // Another site open in the same browser tries the page's actions: a form and a fetch.
+        let actionURL = address.prefix { $0 != "?" } + "action"
+        let attackerPage = folder + "/another-site.html"
+        try "<form method=post enctype=text/plain action='\(actionURL)'><input name=x></form>".write(
+            toFile: attackerPage, atomically: true, encoding: .utf8)
+        let attacker = try browser.open("file://" + attackerPage)
+        let tried = try browser.evaluate(
+            """
+            fetch('\(actionURL)', { method: 'POST', mode: 'no-cors', credentials: 'include', body: '{"key": "fault:busy"}' })
+              .then(() => 'sent', () => 'failed')
+            """, in: attacker)
+        #expect(tried as? String == "sent")
+        _ = try browser.evaluate("document.forms[0].submit(); 'submitted'", in: attacker)
         _ = try browser.evaluate("document.querySelector('#phone .card.hit button[data-key=\"v\"]').click()", in: tab)
         let confirmation = try browser.waitFor("document.querySelector('#phone .card.hit .confirmation')?.textContent", in: tab)
         #expect((confirmation as? String)?.hasPrefix("Verified at ") == true)
@@ -103,6 +116,7 @@ struct BrowserTests {
         let register = try Register(path: path)
         #expect(try register.stamps(tag: "MF-0004").count == 1)
         #expect(rig.stdout.contains("register: verification of MF-0004 recorded"))
+        #expect(!rig.stdout.contains("the page injected a fault"))
     }
 
     @Test("a failing scenario's trace, opened from disk, marks the failing step with what was expected and seen")
@@ -152,5 +166,106 @@ struct BrowserTests {
         let missing = try fieldrig("bench", "web", "--camera", "Devices/no-such-recording")
         #expect(missing.status != 0)
         #expect(missing.stderr.contains("Devices/no-such-recording"))
+    }
+}
+
+/// One HTTP request over loopback, as any program (or a browser on another site's behalf) can
+/// send it; the whole answer.
+func rawRequest(port: UInt16, _ head: String, body: String = "") throws -> String {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = port.bigEndian
+    inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
+    let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    guard connected == 0 else { throw Chromium.Failure(description: "cannot connect to port \(port)") }
+    let text = head + "Connection: close\r\nContent-Length: \(body.utf8.count)\r\n\r\n" + body
+    _ = Array(text.utf8).withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+    var got: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+        let n = read(fd, &chunk, chunk.count)
+        if n <= 0 { break }
+        got += chunk[..<n]
+    }
+    return String(decoding: got, as: UTF8.self)
+}
+
+@Suite("the live page obeys only the person who started it")
+struct LivePageAccessTests {
+    @Test("cross-site actions, a foreign Host and a missing or wrong secret are refused, and the register is untouched")
+    func attacks() throws {
+        let folder = NSTemporaryDirectory() + "fieldrig-attack-\(getpid())"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/register.sqlite"
+        do {
+            let register = try Register(path: path, create: true)
+            try register.apply(.demo, at: Timestamp(year: 2026, month: 11, day: 30))
+        }
+        let rig = try BackgroundRig([
+            "live", "--camera", "Devices/sequences/tag-mf-0004", "--walk-round", "--register", path, "--web", "0", "--seconds", "300",
+        ])
+        let address = String(try rig.address().dropFirst("page: ".count))
+        let port = try #require(UInt16(address.split(separator: ":")[2].prefix { $0.isNumber }))
+        let token = String(try #require(address.split(separator: "=").last))
+        // VERIFY would stamp the register now: the card is up.
+        for _ in 0..<600 where !rig.stdout.contains("MF-0004  Core switch") { usleep(100_000) }
+        #expect(rig.stdout.contains("MF-0004  Core switch"))
+        let own = "Host: 127.0.0.1:\(port)\r\n"
+        let cookie = "Cookie: fieldrig-live-\(port)=\(token)\r\n"
+        let attacks: [(String, String, String)] = [
+            ("a plain cross-site POST", "POST /action HTTP/1.1\r\n\(own)Origin: http://evil.example\r\nContent-Type: text/plain\r\n", "v"),
+            ("a cross-site POST without Origin", "POST /action HTTP/1.1\r\n\(own)Content-Type: text/plain\r\n", "v"),
+            (
+                "a forged JSON action", "POST /action HTTP/1.1\r\n\(own)Origin: http://evil.example\r\nContent-Type: application/json\r\n",
+                #"{"key":"v"}"#
+            ),
+            ("the old action path", "POST /action/v HTTP/1.1\r\n\(own)Origin: http://evil.example\r\n", ""),
+            (
+                "a wrong secret",
+                "POST /action HTTP/1.1\r\n\(own)Cookie: fieldrig-live-\(port)=\(String(token.reversed()))\r\nContent-Type: application/json\r\n",
+                #"{"key":"v"}"#
+            ),
+            (
+                "the secret from another site",
+                "POST /action HTTP/1.1\r\n\(own)\(cookie)Origin: http://evil.example\r\nContent-Type: application/json\r\n", #"{"key":"v"}"#
+            ),
+            (
+                "a rebound name", "POST /action HTTP/1.1\r\nHost: evil.example:\(port)\r\n\(cookie)Content-Type: application/json\r\n",
+                #"{"key":"v"}"#
+            ),
+            ("a form", "POST /action HTTP/1.1\r\n\(own)\(cookie)Content-Type: application/x-www-form-urlencoded\r\n", "key=v"),
+            ("a GET", "GET /action?key=v HTTP/1.1\r\n\(own)\(cookie)", ""),
+        ]
+        for (what, head, body) in attacks {
+            let answer = try rawRequest(port: port, head, body: body)
+            #expect(["403", "405", "415", "421"].contains(answer.dropFirst("HTTP/1.1 ".count).prefix(3)), "\(what): \(answer)")
+        }
+        for path in ["/", "/frame.jpg", "/events"] {
+            #expect(try rawRequest(port: port, "GET \(path) HTTP/1.1\r\nHost: evil.example\r\n\(cookie)").hasPrefix("HTTP/1.1 421"))
+            #expect(try rawRequest(port: port, "GET \(path) HTTP/1.1\r\n\(own)").hasPrefix("HTTP/1.1 403"))
+        }
+        #expect(rig.quit() == 0)
+        #expect(try Register(path: path).stamps(tag: "MF-0004").isEmpty)
+        #expect(!rig.stdout.contains("verification of MF-0004 recorded"))
+    }
+
+    @Test("served where other machines can reach it, a warning names the exposure; a fixed secret is checked")
+    func exposureAndFixedSecret() throws {
+        let run = try fieldrig(
+            "live", "--camera", "Devices/sequences/tag-mf-0004", "--virtual", "--seconds", "1", "--web", "0.0.0.0:0", "--web-token",
+            "ci-fixed-token-0001")
+        #expect(run.status == 0)
+        let lines = run.stdout.split(separator: "\n")
+        #expect(lines.first?.hasPrefix("page: http://0.0.0.0:") == true && lines.first?.hasSuffix("/?token=ci-fixed-token-0001") == true)
+        #expect(lines.dropFirst().first?.hasPrefix("warning: the page is served on 0.0.0.0:") == true)
+        #expect(try fieldrig("live", "--camera", "Devices/sequences/tag-mf-0004", "--web", "0", "--web-token", "short").status == 2)
+        #expect(try fieldrig("live", "--camera", "Devices/sequences/tag-mf-0004", "--web-token", "ci-fixed-token-0001").status == 2)
+        let loopback = try fieldrig("live", "--camera", "Devices/sequences/tag-mf-0004", "--virtual", "--seconds", "1", "--web", "0")
+        #expect(!loopback.stdout.contains("warning:"))
     }
 }
