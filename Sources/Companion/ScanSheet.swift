@@ -185,6 +185,12 @@ public struct ScanSheet: Sendable, Hashable {
     public var offer: SettledOffer? { if case .offer(let offer) = phase { offer } else { nil } }
     /// The values being collected, while a label settles.
     public var settling: Settling? { if case .looking(let settling) = phase { settling } else { nil } }
+    /// Whether a frame's printed text would be taken now: the camera ready, the sheet in front
+    /// and looking (no card or offer up). Otherwise only proven codes matter, which are barcodes.
+    public var takesPrintedText: Bool {
+        guard camera == .ready, inForeground, case .looking = phase else { return false }
+        return true
+    }
 
     public init(purpose: Purpose, context: ScanContext) {
         self.purpose = purpose

@@ -25,9 +25,28 @@ public final class FrameReader {
         text = try TextReader(layout: layout)
     }
 
+    /// The last frame whose barcodes were read alone, and what was read: a full reading of the
+    /// same frame goes on from it. The frame's pixels are held, so its buffer cannot be reused.
+    private var lastBarcodePass: (frame: Frame, symbols: [BarcodeSymbol])? = nil
+
+    /// The barcode pass alone: what a screen can act on before printed text is read (a proven
+    /// tag fires on it). A `read` of the same frame afterwards does not read its barcodes again.
+    public func readBarcodes(_ frame: Frame) -> [Reading] {
+        let symbols = barcodes.read(frame)
+        lastBarcodePass = (frame, symbols)
+        return Self.combine(symbols: symbols, lines: [])
+    }
+
+    /// The barcodes of `frame`, from the barcode pass when it was this very frame (the same
+    /// buffer of pixels), else read now.
+    private func barcodePass(_ frame: Frame) -> [BarcodeSymbol] {
+        if let last = lastBarcodePass, last.frame.sameBuffer(as: frame) { return last.symbols }
+        return barcodes.read(frame)
+    }
+
     /// Every reading in `frame`: barcodes first, in zbar's order, then printed lines top to bottom.
     public func read(_ frame: Frame, passes: Passes = .all) -> [Reading] {
-        var symbols = passes.contains(.barcodes) ? barcodes.read(frame) : []
+        var symbols = passes.contains(.barcodes) ? barcodePass(frame) : []
         var lines: [TextLine] = []
         var skew = 0.0
         if passes.contains(.text) {
@@ -736,68 +755,15 @@ extension Box {
     var halved: Box { Box(x: x / 2, y: y / 2, width: (width + 1) / 2, height: (height + 1) / 2) }
 }
 
-/// Anything that reads a frame in one pass: the real reader, or a cache in front of it.
-public protocol FrameReading: AnyObject {
-    func read(_ frame: Frame) -> [Reading]
-}
-
 extension FrameReader: FrameReading {
     public func read(_ frame: Frame) -> [Reading] { read(frame, passes: .all) }
 }
 
-/// Remembers what a reader read in each distinct frame, so a recording that holds one picture
-/// for a second is read once, not thirty times. Exact: a frame is found again only when every
-/// pixel is the same, and reading is deterministic. For recorded and generated sequences; a live
-/// webcam never repeats a frame exactly.
-public final class CachingReader: FrameReading {
-    public let underlying: any FrameReading
-    private var cache: [Key: [Reading]] = [:]
-    public private(set) var hits = 0
-    public private(set) var misses = 0
-    /// The most frames remembered; beyond it the cache starts again.
-    public let limit: Int
-
-    struct Key: Hashable {
-        let width: Int
-        let height: Int
-        let bytes: [UInt8]
-    }
-
-    public init(_ underlying: any FrameReading, limit: Int = 512) {
-        self.underlying = underlying
-        self.limit = limit
-    }
-
-    public func read(_ frame: Frame) -> [Reading] {
-        // A recording hands out the same pixel buffer for every frame of a hold: that buffer is
-        // found by its address first (kept alive here, so the address cannot be reused), and only
-        // a new buffer is hashed.
-        let address = frame.bytes.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
-        if let address, let known = byBuffer[address], known.bytes.count == frame.bytes.count {
-            hits += 1
-            return known.readings
-        }
-        let readings = readByContent(frame)
-        if let address {
-            if byBuffer.count >= limit { byBuffer.removeAll() }
-            byBuffer[address] = (frame.bytes, readings)
-        }
-        return readings
-    }
-
-    private var byBuffer: [UnsafeRawPointer: (bytes: [UInt8], readings: [Reading])] = [:]
-
-    private func readByContent(_ frame: Frame) -> [Reading] {
-        let packed = frame.packed()
-        let key = Key(width: packed.width, height: packed.height, bytes: packed.bytes)
-        if let known = cache[key] {
-            hits += 1
-            return known
-        }
-        misses += 1
-        let readings = underlying.read(frame)
-        if cache.count >= limit { cache.removeAll() }
-        cache[key] = readings
-        return readings
+extension Frame {
+    /// Whether `other` is this frame itself: the same size, index and buffer of pixels (a
+    /// buffer held cannot be reused for another frame).
+    func sameBuffer(as other: Frame) -> Bool {
+        guard width == other.width, height == other.height, stride == other.stride, index == other.index else { return false }
+        return bytes.withUnsafeBufferPointer { a in other.bytes.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress } }
     }
 }

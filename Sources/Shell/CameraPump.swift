@@ -2,6 +2,44 @@ import Camera
 import Imaging
 import Reader
 
+/// A frame the camera delivered, read as far as its screen asks: its barcodes first (what a
+/// proven code fires on), then, only if asked for, everything, printed text included, going on
+/// from the barcode pass.
+public final class FrameInHand {
+    public let frame: Frame
+    private let reader: any FrameReading
+    private var codes: [Reading]? = nil
+    private var whole: [Reading]? = nil
+
+    init(_ frame: Frame, reader: any FrameReading) {
+        self.frame = frame
+        self.reader = reader
+    }
+
+    /// The barcode pass, read once.
+    public var barcodes: [Reading] {
+        if let codes { return codes }
+        let read = reader.readBarcodes(frame)
+        codes = read
+        return read
+    }
+
+    /// Every reading, printed text included, read once.
+    public var readings: [Reading] {
+        if let whole { return whole }
+        _ = barcodes
+        let read = reader.read(frame)
+        whole = read
+        return read
+    }
+
+    /// Whether the text pass ran on it.
+    public var textRead: Bool { whole != nil }
+
+    /// What was read of it: everything when the text pass ran, else its barcodes.
+    var read: [Reading] { whole ?? codes ?? [] }
+}
+
 /// Pumps a camera on a session clock: starts and stops it, and turns its events (on the camera's
 /// own clock) into session-time callbacks, reading each frame in one pass. Shared by the drivers
 /// of every screen that looks through the camera.
@@ -10,18 +48,21 @@ public final class CameraPump {
     public let reader: any FrameReading
     public let clock: any SessionClock
     private var startedAt: Duration? = nil
-    /// Frames read since the pump was made.
+    /// Frames read since the pump was made (for barcodes at least).
     public private(set) var framesRead = 0
+    /// Of those, the frames whose printed text was read too.
+    public private(set) var framesTextRead = 0
     /// Frames skipped unread because a newer one was already due (a slow reader on a real clock).
     public private(set) var framesDropped = 0
     /// How many times the camera was asked to start.
     public private(set) var startsTried = 0
-    /// Called with every frame read and its readings, before they are delivered: what the live
-    /// page shows and what a scenario trace keeps.
+    /// Called with every frame read and what was read of it (its barcodes, or everything when
+    /// its screen asked for the text), once it was delivered: what the live page shows and what a
+    /// scenario trace keeps.
     public var observer: ((Frame, [Reading]) -> Void)? = nil
 
     public enum Event {
-        case frame([Reading], at: Duration)
+        case frame(FrameInHand, at: Duration)
         case trouble(CameraTrouble)
         case recovered
         case ended
@@ -78,9 +119,10 @@ public final class CameraPump {
                     frame = newer
                 }
                 framesRead += 1
-                let readings = reader.read(frame)
-                observer?(frame, readings)
-                deliver(.frame(readings, at: max(at, started + frame.timestamp)))
+                let inHand = FrameInHand(frame, reader: reader)
+                deliver(.frame(inHand, at: max(at, started + frame.timestamp)))
+                if inHand.textRead { framesTextRead += 1 }
+                observer?(frame, inHand.read)
             case .trouble(let trouble, _):
                 // A camera that keeps trying on its own is still asked, for its recovery.
                 if !camera.recoversOnItsOwn { startedAt = nil }
@@ -111,15 +153,15 @@ public final class CameraPump {
         note("camera: stopped")
     }
 
-    /// Pumps until `time` for a screen's driver: frames read go to `frame`, troubles and
-    /// recoveries are noted and go to `failed` and `recovered`.
+    /// Pumps until `time` for a screen's driver: frames go to `frame`, which reads of each what
+    /// its screen needs; troubles and recoveries are noted and go to `failed` and `recovered`.
     public func drive(
-        until time: Duration, note: (String) -> Void, frame: ([Reading], Duration) -> Void, failed: (CameraTrouble) -> Void,
+        until time: Duration, note: (String) -> Void, frame: (FrameInHand, Duration) -> Void, failed: (CameraTrouble) -> Void,
         recovered: () -> Void
     ) {
         run(until: time) { event in
             switch event {
-            case .frame(let readings, let at): frame(readings, at)
+            case .frame(let inHand, let at): frame(inHand, at)
             case .trouble(let trouble):
                 note("camera: \(trouble)")
                 failed(trouble)

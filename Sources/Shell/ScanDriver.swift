@@ -45,9 +45,24 @@ public final class ScanDriver {
     /// Pumps the camera until `time`, reading each frame as it comes; then moves the clock there.
     public func run(until time: Duration) {
         pump.drive(
-            until: time, note: note, frame: { readings, at in watchFiring(readings) { send(.frameRead(readings, at: at)) } },
+            until: time, note: note, frame: { inHand, at in watchFiring(inHand.barcodes) { deliver(inHand, at: at) } },
             failed: { send(.cameraFailed($0)) }, recovered: { send(.cameraRecovered) })
         send(.clock(clock.now))
+    }
+
+    /// Barcodes first: the sheet gets the frame's barcode pass, and the printed text is read only
+    /// when the sheet takes it and the barcodes fired nothing (a proven tag opens at once, its
+    /// frame's text not waited for).
+    private func deliver(_ inHand: FrameInHand, at time: Duration) {
+        var trial = sheet
+        let effects = trial.handle(.frameRead(inHand.barcodes, at: time))
+        let fired = !effects.isEmpty || (trial.hit != nil && sheet.hit == nil)
+        if fired || !sheet.takesPrintedText {
+            sheet = trial
+            perform(effects)
+        } else {
+            send(.frameRead(inHand.readings, at: time))
+        }
     }
 
     private func perform(_ effects: [ScanSheet.Effect]) {

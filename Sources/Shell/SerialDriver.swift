@@ -31,7 +31,7 @@ public final class SerialDriver {
     /// Pumps the camera until `time`, reading each frame as it comes; then moves the clock there.
     public func run(until time: Duration) {
         pump.drive(
-            until: time, note: note, frame: { send(.frameRead($0, at: $1)) }, failed: { send(.cameraFailed($0)) },
+            until: time, note: note, frame: { send(.frameRead($0.readings, at: $1)) }, failed: { send(.cameraFailed($0)) },
             recovered: { send(.cameraStarted) })
         send(.clock(clock.now))
     }

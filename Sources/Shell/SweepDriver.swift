@@ -44,9 +44,10 @@ public final class SweepDriver {
         }
     }
 
+    /// Pumps the camera until `time`; a sweep collects proven tags, so only barcodes are read.
     public func run(until time: Duration) {
         pump.drive(
-            until: time, note: note, frame: { send(.frameRead($0, at: $1)) }, failed: { send(.cameraFailed($0)) },
+            until: time, note: note, frame: { send(.frameRead($0.barcodes, at: $1)) }, failed: { send(.cameraFailed($0)) },
             recovered: { send(.cameraStarted) })
     }
 

@@ -124,6 +124,7 @@ final class BarcodesOnly: FrameReading {
     let reader: FrameReader
     init(_ reader: FrameReader) { self.reader = reader }
     func read(_ frame: Frame) -> [Reading] { reader.read(frame, passes: .barcodes) }
+    func readBarcodes(_ frame: Frame) -> [Reading] { reader.readBarcodes(frame) }
 }
 
 /// `fieldrig rules`: every rule, with the scenarios that cover it.

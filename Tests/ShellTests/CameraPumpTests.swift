@@ -55,6 +55,8 @@ private final class SlowReader: FrameReading {
         clock.now += cost
         return []
     }
+    /// Its barcode pass costs nothing: the cost is the whole reading's.
+    func readBarcodes(_ frame: Frame) -> [Reading] { [] }
 }
 
 @Suite("The camera pump")
@@ -91,7 +93,9 @@ struct CameraPumpTests {
         let reader = SlowReader(clock: clock, cost: .milliseconds(100))
         let pump = CameraPump(camera: ScriptedCamera(frames, recovers: false), reader: reader, clock: clock)
         #expect(pump.start(.label) == nil)
-        pump.run(until: .seconds(2)) { _ in }
+        pump.run(until: .seconds(2)) { event in
+            if case .frame(let inHand, _) = event { _ = inHand.readings }
+        }
         // Read at 0, 100, 200 ms...: the newest frame due then is every third one; after the one
         // read at 900 ms, the last two are due and the last is read.
         #expect(reader.indices == Array(stride(from: 0, to: 30, by: 3)) + [29])

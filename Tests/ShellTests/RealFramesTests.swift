@@ -45,6 +45,27 @@ struct RealFramesTests {
         #expect(d.sheet.offer == nil)
     }
 
+    @Test("barcodes first: a proven tag's frame fires on its barcode pass, its printed text never read")
+    func barcodesFirst() throws {
+        for purpose in [ScanSheet.Purpose.intake, .walkRound] {
+            let (d, folder) = try driver(purpose, "tag-mf-0004")
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            var read: [(index: Int, text: Bool)] = []
+            d.pump.observer = { frame, readings in read.append((frame.index, readings.contains { !$0.source.isBarcode })) }
+            d.send(.opened)
+            d.run(until: .milliseconds(201))
+            // The frame at 0.2 s is the tag's first: it fired on its barcodes alone.
+            let fired = try #require(read.last)
+            #expect(fired.index == 6 && !fired.text)
+            #expect(purpose == .walkRound ? d.sheet.hit?.tag == "MF-0004" : d.opened == [.openRecord(tag: "MF-0004")])
+            // Before it, the sheet was looking and took every frame's text.
+            #expect(d.pump.framesTextRead == 6 && d.pump.framesRead == 7)
+            d.run(until: .seconds(1))
+            // A card up takes no text; Scan, still looking after opening the record, does.
+            #expect(d.pump.framesTextRead == (purpose == .walkRound ? 6 : d.pump.framesRead - 1))
+        }
+    }
+
     @Test("a forged tag and another register's tag settle, and are offered after the window", arguments: ["tag-forged", "tag-foreign"])
     func notOurs(sequence: String) throws {
         let (d, folder) = try driver(.intake, sequence)

@@ -1,0 +1,69 @@
+import Imaging
+
+/// Remembers what a reader read in each distinct frame, so a recording that holds one picture
+/// for a second is read once, not thirty times. Exact: a frame is found again only when every
+/// pixel is the same, and reading is deterministic. The barcode pass and the whole reading are
+/// remembered apart. For recorded and generated sequences; a live webcam never repeats a frame
+/// exactly.
+public final class CachingReader: FrameReading {
+    public let underlying: any FrameReading
+    private var whole = Remembered()
+    private var codes = Remembered()
+    public private(set) var hits = 0
+    public private(set) var misses = 0
+    /// The most frames remembered; beyond it the cache starts again.
+    public let limit: Int
+
+    public init(_ underlying: any FrameReading, limit: Int = 512) {
+        self.underlying = underlying
+        self.limit = limit
+    }
+
+    public func read(_ frame: Frame) -> [Reading] {
+        remembered(frame, in: &whole) { underlying.read($0) }
+    }
+
+    public func readBarcodes(_ frame: Frame) -> [Reading] {
+        remembered(frame, in: &codes) { underlying.readBarcodes($0) }
+    }
+
+    /// What one kind of reading read, by buffer and by content.
+    struct Remembered {
+        var byBuffer: [UnsafeRawPointer: (bytes: [UInt8], readings: [Reading])] = [:]
+        var byContent: [Key: [Reading]] = [:]
+    }
+
+    struct Key: Hashable {
+        let width: Int
+        let height: Int
+        let bytes: [UInt8]
+    }
+
+    private func remembered(_ frame: Frame, in store: inout Remembered, _ read: (Frame) -> [Reading]) -> [Reading] {
+        // A recording hands out the same pixel buffer for every frame of a hold: that buffer is
+        // found by its address first (kept alive here, so the address cannot be reused), and only
+        // a new buffer is hashed.
+        let address = frame.bytes.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+        if let address, let known = store.byBuffer[address], known.bytes.count == frame.bytes.count {
+            hits += 1
+            return known.readings
+        }
+        let packed = frame.packed()
+        let key = Key(width: packed.width, height: packed.height, bytes: packed.bytes)
+        let readings: [Reading]
+        if let known = store.byContent[key] {
+            hits += 1
+            readings = known
+        } else {
+            misses += 1
+            readings = read(frame)
+            if store.byContent.count >= limit { store.byContent.removeAll() }
+            store.byContent[key] = readings
+        }
+        if let address {
+            if store.byBuffer.count >= limit { store.byBuffer.removeAll() }
+            store.byBuffer[address] = (frame.bytes, readings)
+        }
+        return readings
+    }
+}

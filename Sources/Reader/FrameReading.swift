@@ -1,0 +1,15 @@
+import Imaging
+
+/// Anything that reads a frame in one pass: the real reader, or a cache in front of it.
+public protocol FrameReading: AnyObject {
+    /// Every reading: barcodes and printed text.
+    func read(_ frame: Frame) -> [Reading]
+    /// The barcode pass alone, which a screen acts on before printed text is read; reading the
+    /// same frame whole afterwards goes on from it where the reader can.
+    func readBarcodes(_ frame: Frame) -> [Reading]
+}
+
+extension FrameReading {
+    /// For readers with no barcode pass of their own: the barcodes of a whole reading.
+    public func readBarcodes(_ frame: Frame) -> [Reading] { read(frame).filter(\.source.isBarcode) }
+}
