@@ -4,6 +4,8 @@
 
 #include <ZXing/ReadBarcode.h>
 
+#include <csetjmp>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <exception>
@@ -26,12 +28,35 @@ ZXing::Results readFormats(const ZXing::ImageView &image, ZXing::BarcodeFormats 
     hints.setMaxNumberOfSymbols(most);
     return ZXing::ReadBarcodes(image, hints);
 }
+/// Where an assertion inside zxing-cpp on this thread goes back to, while it reads.
+thread_local jmp_buf *zxingEscape = nullptr;
 }  // namespace
+
+// zxing-cpp 1.4 as Debian builds it has its assertions on, and a few frames of a hand-held
+// label (a DataMatrix detector's edge that is no line) fail one: the whole process aborted. The
+// program's own __assert_fail stands before the C library's (the dynamic linker binds the
+// library's calls to it), and while zxing-cpp reads on this thread it goes back to the read,
+// which reads nothing on that frame; what zxing-cpp allocated for the read is not freed. Any
+// other failed assertion aborts, as the C library's does.
+extern "C" void __assert_fail(const char *assertion, const char *file, unsigned int line, const char *function) noexcept {
+    if (zxingEscape) longjmp(*zxingEscape, 1);
+    fprintf(stderr, "%s:%u: %s: Assertion `%s' failed.\n", file, line, function, assertion);
+    abort();
+}
 
 extern "C" int fieldrig_zxing_read(const unsigned char *gray, int width, int height, int stride, int which,
                                    fieldrig_zxing_symbol **out) {
     *out = nullptr;
     if (!gray || width <= 0 || height <= 0 || stride < width) return -1;
+    jmp_buf escape;
+    if (setjmp(escape) != 0) {
+        zxingEscape = nullptr;
+        return -1;
+    }
+    zxingEscape = &escape;
+    struct Leaving {
+        ~Leaving() { zxingEscape = nullptr; }
+    } leaving;
     try {
         ZXing::ImageView image(gray, width, height, ZXing::ImageFormat::Lum, stride);
         bool every = which == FIELDRIG_ZXING_ALL;

@@ -571,10 +571,16 @@ public final class FrameReader {
     /// ... and its reading doubtful when its words' mean confidence is under this.
     static let confidentReading = 88.0
 
+    /// A first reading of more lines than this is not a label's print: a label holds a few dozen
+    /// at most, and tesseract reads the texture of a desk or a camera's noise as a hundred.
+    static let mostLabelLines = 40
+
     /// Whether a reading is of small print and doubtful: the typical word is under `smallPrint`
     /// pixels high and the words with a letter or digit have a mean confidence under
-    /// `confidentReading`.
+    /// `confidentReading`. A reading of more than `mostLabelLines` lines is texture, not small
+    /// print: reading it again larger only reads more texture, at four times the pixels.
     static func isSmallAndDoubtful(_ lines: [TextLine]) -> Bool {
+        guard lines.count <= mostLabelLines else { return false }
         let words = printedWords(lines)
         guard let typical = typicalHeight(words) else { return false }
         let confidence = words.map(\.confidence).reduce(0, +) / Double(words.count)

@@ -27,14 +27,23 @@ public final class ScanDriver {
     public var forgetsBetweenFramesDouble = false
     private var firedSinceInView: Set<String> = []
 
-    public init(purpose: ScanSheet.Purpose, camera: any CameraDevice, reader: any FrameReading, register: Register, clock: any SessionClock)
-        throws(RegisterError)
-    {
+    /// Which frames get the text pass while a label settles.
+    public let budget: TextBudget
+    private var spending: TextBudgetSpending
+    /// Text passes spent in the settling window now open, for showing the budget's use.
+    public var textPassesInWindow: Int { spending.spentInWindow }
+
+    public init(
+        purpose: ScanSheet.Purpose, camera: any CameraDevice, reader: any FrameReading, register: Register, clock: any SessionClock,
+        budget: TextBudget = .standard
+    ) throws(RegisterError) {
         let context = ScanContext(
             settings: try register.settings(), walkRound: try register.walkRound(), assets: try register.assets(), signatures: P256.checker)
         sheet = ScanSheet(purpose: purpose, context: context)
         pump = CameraPump(camera: camera, reader: reader, clock: clock)
         self.register = register
+        self.budget = budget
+        spending = TextBudgetSpending(budget)
     }
 
     /// Sends the person's action (or the app's) to the sheet and carries out what follows.
@@ -51,13 +60,13 @@ public final class ScanDriver {
     }
 
     /// Barcodes first: the sheet gets the frame's barcode pass, and the printed text is read only
-    /// when the sheet takes it and the barcodes fired nothing (a proven tag opens at once, its
-    /// frame's text not waited for).
+    /// when the sheet takes it, the barcodes fired nothing (a proven tag opens at once, its
+    /// frame's text not waited for), and the text budget spends a pass on the frame.
     private func deliver(_ inHand: FrameInHand, at time: Duration) {
         var trial = sheet
         let effects = trial.handle(.frameRead(inHand.barcodes, at: time))
         let fired = !effects.isEmpty || (trial.hit != nil && sheet.hit == nil)
-        if fired || !sheet.takesPrintedText {
+        if fired || !sheet.takesPrintedText || !spending.wantsText(inHand.frame, windowOpen: sheet.settling != nil) {
             sheet = trial
             perform(effects)
         } else {

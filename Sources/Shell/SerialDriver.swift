@@ -16,11 +16,20 @@ public final class SerialDriver {
     /// Set when the flow handed back to the scan sheet (Cancel) or to typing by hand.
     public private(set) var handedBack: SerialChooser.Effect? = nil
 
+    /// Which frames get the text pass.
+    public let budget: TextBudget
+    private var spending: TextBudgetSpending
+    /// Text passes spent in the settling window now open, for showing the budget's use.
+    public var textPassesInWindow: Int { spending.spentInWindow }
+
     public init(
-        camera: any CameraDevice, reader: any FrameReading, clock: any SessionClock, window: Duration = ScanContext.defaultSettleWindow
+        camera: any CameraDevice, reader: any FrameReading, clock: any SessionClock, window: Duration = ScanContext.defaultSettleWindow,
+        budget: TextBudget = .standard
     ) {
         chooser = SerialChooser(window: window)
         pump = CameraPump(camera: camera, reader: reader, clock: clock)
+        self.budget = budget
+        spending = TextBudgetSpending(budget)
     }
 
     /// Sends the person's action (or the app's) to the chooser and carries out what follows.
@@ -31,9 +40,15 @@ public final class SerialDriver {
     /// Pumps the camera until `time`, reading each frame as it comes; then moves the clock there.
     public func run(until time: Duration) {
         pump.drive(
-            until: time, note: note, frame: { send(.frameRead($0.readings, at: $1)) }, failed: { send(.cameraFailed($0)) },
+            until: time, note: note, frame: { send(.frameRead(read($0), at: $1)) }, failed: { send(.cameraFailed($0)) },
             recovered: { send(.cameraStarted) })
         send(.clock(clock.now))
+    }
+
+    /// A frame's barcodes, and its printed text where the budget spends a text pass on it.
+    private func read(_ inHand: FrameInHand) -> [Reading] {
+        guard chooser.isReading else { return inHand.barcodes }
+        return spending.wantsText(inHand.frame, windowOpen: chooser.settling != nil) ? inHand.readings : inHand.barcodes
     }
 
     /// The camera's own returnedToForeground, then the chooser's.

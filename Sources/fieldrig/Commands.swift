@@ -22,6 +22,7 @@ let commands: [any Command.Type] = [
     BenchRegisterCommand.self,
     BenchScanCommand.self,
     BenchSerialsCommand.self,
+    BenchLiveCommand.self,
     BenchQueueCommand.self,
     BenchHandoverCommand.self,
     BenchScenariosCommand.self,

@@ -109,6 +109,8 @@ enum LiveCommand: Command {
         var macReachable = true
         var queue: (screen: QueueScreen?, read: (at: Duration, macReachable: Bool)?) = (nil, nil)
         var lines: [String] = []
+        var rates = ReadingRates()
+        var budgetUse: (spent: Int, of: Int) { (serial?.textPassesInWindow ?? driver.textPassesInWindow, TextBudget.standard.perWindow) }
         func say(_ line: String) {
             emit(line)
             if web != nil {
@@ -173,6 +175,10 @@ enum LiveCommand: Command {
                 if let web { chooser.pump.observer = { web.frame($0, $1, at: clock.now) } }
                 chooser.send(.opened)
                 serial = chooser
+            }
+            if let line = rates.tick(at: driver.clock.now, pumps: [driver.pump] + (serial.map { [$0.pump] } ?? []), budget: budgetUse) {
+                say("  · " + line)
+                web?.reading = line
             }
             // A reader slower than the camera reads the newest frame; say how many went unread,
             // at most once a second of the session.
@@ -258,6 +264,29 @@ enum LiveCommand: Command {
             break
         }
         return lines.joined(separator: "\n")
+    }
+}
+
+/// The reading's rates, said once a second of the session: frames the camera delivered, read for
+/// barcodes and read for text, and the text budget's use in the window now settling.
+struct ReadingRates {
+    private var last: (at: Duration, delivered: Int, barcodes: Int, text: Int)? = nil
+
+    /// The line to say at `now`, once a second has passed since the last.
+    mutating func tick(at now: Duration, pumps: [CameraPump], budget: (spent: Int, of: Int)) -> String? {
+        let delivered = pumps.map { $0.framesRead + $0.framesDropped }.reduce(0, +)
+        let barcodes = pumps.map(\.framesRead).reduce(0, +)
+        let text = pumps.map(\.framesTextRead).reduce(0, +)
+        guard let before = last else {
+            last = (now, delivered, barcodes, text)
+            return nil
+        }
+        guard now - before.at >= .seconds(1) else { return nil }
+        last = (now, delivered, barcodes, text)
+        let seconds = (now - before.at).inSeconds
+        func rate(_ n: Int) -> String { String(format: "%.0f", Double(n) / seconds) }
+        return
+            "reading: \(rate(delivered - before.delivered)) frames/s delivered, \(rate(barcodes - before.barcodes)) read for barcodes, \(rate(text - before.text)) for text (text budget: \(budget.spent) of \(budget.of) passes in this window)"
     }
 }
 

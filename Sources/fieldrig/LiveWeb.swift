@@ -21,6 +21,8 @@ final class LiveWeb {
     private var lastCaption = ""
     private var size = (width: 640, height: 360)
     private var published = ""
+    /// The reading's rates, as the terminal says them once a second.
+    var reading = ""
     /// Frames the page was sent, for the closing line.
     private(set) var framesShown = 0
 
@@ -146,7 +148,7 @@ final class LiveWeb {
         let state = JSON.object([
             ("phone", .string(html)), ("frame", .int(frameNumber)), ("width", .int(size.width)), ("height", .int(size.height)),
             ("marks", .string(lastMarks)), ("caption", .string(lastCaption)), ("log", .array(log.suffix(40).map(JSON.string))),
-            ("cameraFps", .double((fps * 10).rounded() / 10)),
+            ("cameraFps", .double((fps * 10).rounded() / 10)), ("reading", .string(reading)),
         ]).text
         if state != published {
             server.events.publish(state)

@@ -195,3 +195,21 @@ struct UprightCodeTests {
         #expect(try FrameReader().read(frame, passes: .barcodes).isEmpty)
     }
 }
+
+@Suite("zxing-cpp's failed assertions")
+struct ZXingAssertionTests {
+    @Test(
+        "a frame on which zxing-cpp fails an assertion is read without it, not the end of the process",
+        arguments: ["zxing-assertion-datamatrix-edge", "zxing-assertion-entering-label"])
+    func survives(name: String) throws {
+        let frame = try ImageFile.load("\(root)/Devices/images/\(name).jpg")
+        // The 2-D pass on the whole frame is where zxing-cpp fails its assertion: it reads nothing.
+        #expect(MatrixCodeReader().read(frame, formats: .all).isEmpty)
+        let codes = try FrameReader().readBarcodes(frame).map(\.value)
+        #expect(codes == (name.hasSuffix("edge") ? ["5A6369913863"] : []))
+        // The same reader goes on reading other frames.
+        let again = try FrameReader()
+        _ = again.readBarcodes(frame)
+        #expect(again.readBarcodes(try ImageFile.load("\(root)/Devices/labels/dell-latitude.png")).map(\.value).contains("7XK2M93"))
+    }
+}

@@ -19,7 +19,9 @@ let sentences: [String: String] = [
     "stopped": "The scanner stopped. Add it by hand instead.",
 ]
 
-func driver(_ purpose: ScanSheet.Purpose, _ sequence: String, faults: FaultScript = .none) throws -> (ScanDriver, String) {
+func driver(
+    _ purpose: ScanSheet.Purpose, _ sequence: String, faults: FaultScript = .none, budget: TextBudget = .standard
+) throws -> (ScanDriver, String) {
     let folder = NSTemporaryDirectory() + "fieldrig-scan-\(getpid())-\(UUID().uuidString.prefix(8))"
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     let register = try Register(path: "\(folder)/register.sqlite")
@@ -27,7 +29,8 @@ func driver(_ purpose: ScanSheet.Purpose, _ sequence: String, faults: FaultScrip
     var camera: any CameraDevice = try FileSequenceCamera(folder: "\(root)/Devices/sequences/\(sequence)")
     if faults != .none { camera = FaultyCamera(camera, script: faults) }
     let d = try ScanDriver(
-        purpose: purpose, camera: camera, reader: CachingReader(try FrameReader()), register: register, clock: VirtualClock())
+        purpose: purpose, camera: camera, reader: CachingReader(try FrameReader()), register: register, clock: VirtualClock(),
+        budget: budget)
     return (d, folder)
 }
 
@@ -48,7 +51,7 @@ struct RealFramesTests {
     @Test("barcodes first: a proven tag's frame fires on its barcode pass, its printed text never read")
     func barcodesFirst() throws {
         for purpose in [ScanSheet.Purpose.intake, .walkRound] {
-            let (d, folder) = try driver(purpose, "tag-mf-0004")
+            let (d, folder) = try driver(purpose, "tag-mf-0004", budget: .everyFrame)
             defer { try? FileManager.default.removeItem(atPath: folder) }
             var read: [(index: Int, text: Bool)] = []
             d.pump.observer = { frame, readings in read.append((frame.index, readings.contains { !$0.source.isBarcode })) }

@@ -91,6 +91,8 @@ struct BrowserTests {
         let proven = try browser.waitFor("document.querySelector('#marks .mark.proven title')?.textContent", in: tab)
         #expect((proven as? String)?.hasPrefix("MF-0") == true)
         #expect(try browser.waitFor("document.getElementById('frame').naturalWidth", in: tab) as? Int ?? 0 > 0)
+        let rates = try browser.waitFor("document.getElementById('reading').textContent", in: tab) as? String
+        #expect(rates?.hasPrefix("reading: ") == true && rates?.contains(" read for barcodes, ") == true)
         Self.keep(try browser.screenshot(tab), as: "live-page.png")
         // Another site open in the same browser tries the page's actions: a form and a fetch.
         let actionURL = address.prefix { $0 != "?" } + "action"

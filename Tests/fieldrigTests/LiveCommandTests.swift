@@ -22,6 +22,16 @@ struct LiveCommandTests {
         #expect(run.stdout.hasSuffix(" frames read, 0 skipped unread\n"))
     }
 
+    @Test("live says once a second the frames delivered, read for barcodes and for text, and the text budget's use")
+    func readingRates() throws {
+        let run = try fieldrig("live", "--camera", "Devices/sequences/dell-latitude-hold", "--virtual", "--seconds", "2")
+        #expect(run.status == 0)
+        // The label settles within the first second: every frame read for barcodes, six for text.
+        #expect(
+            run.stdout.contains(
+                "  · reading: 30 frames/s delivered, 30 read for barcodes, 6 for text (text budget: 6 of 6 passes in this window)\n"))
+    }
+
     @Test("tag make prints a payload the scan sheet proves, and draws it as a QR that reads back")
     func tagMake() throws {
         let png = NSTemporaryDirectory() + "fieldrig-tag-\(getpid()).png"

@@ -1,0 +1,50 @@
+/// What a frame is worth reading for print, measured cheaply on a grid of its pixels.
+public struct FrameQuality: Sendable, Equatable {
+    /// The spread of its grey levels, from the 2nd to the 98th percentile: print on a label
+    /// spans most of the range; a desk, a wall or a camera's noise does not.
+    public var contrast: Int
+    /// Its strongest edges (the 99th percentile of the step between neighbouring pixels) over
+    /// its contrast: a blur, by motion or focus, spreads each edge over several pixels and
+    /// lowers it; a change of exposure, which scales both, does not. 0 for a flat frame.
+    public var sharpness: Double
+
+    public init(contrast: Int, sharpness: Double) {
+        self.contrast = contrast
+        self.sharpness = sharpness
+    }
+}
+
+extension Frame {
+    /// The frame's quality, measured on every `step`th pixel of every `step`th row.
+    public func quality(step: Int = 4) -> FrameQuality {
+        guard width > 1, height > 1 else { return FrameQuality(contrast: 0, sharpness: 0) }
+        var levels = [Int](repeating: 0, count: 256)
+        var steps = [Int](repeating: 0, count: 256)
+        var count = 0
+        bytes.withUnsafeBufferPointer { pixels in
+            for y in Swift.stride(from: 0, to: height - 1, by: step) {
+                let row = y * stride
+                for x in Swift.stride(from: 0, to: width - 1, by: step) {
+                    let value = Int(pixels[row + x])
+                    let right = abs(Int(pixels[row + x + 1]) - value)
+                    let below = abs(Int(pixels[row + stride + x]) - value)
+                    levels[value] += 1
+                    steps[max(right, below)] += 1
+                    count += 1
+                }
+            }
+        }
+        func percentile(_ histogram: [Int], _ share: Double) -> Int {
+            let wanted = Int((Double(count) * share).rounded(.up))
+            var seen = 0
+            for (value, n) in histogram.enumerated() {
+                seen += n
+                if seen >= wanted { return value }
+            }
+            return histogram.count - 1
+        }
+        let contrast = percentile(levels, 0.98) - percentile(levels, 0.02)
+        let edge = percentile(steps, 0.99)
+        return FrameQuality(contrast: contrast, sharpness: contrast > 0 ? Double(edge) / Double(contrast) : 0)
+    }
+}

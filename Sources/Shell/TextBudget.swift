@@ -1,0 +1,63 @@
+import Imaging
+
+/// Which frames of a live read get the text pass, the expensive one (a frame's barcodes are
+/// always read). The camera delivers thirty frames a second and one text pass costs several
+/// frames' time, so the pass is spent on the frames most worth it: at most `perWindow` passes
+/// in a settling window, at least `spacing` frames apart, each on a frame with the contrast of
+/// print (`leastContrast`: a desk or a wall alone is not read) and at least `sharpEnough` times
+/// as sharp as the sharpest seen since the read began (a frame smeared by the hand or out of
+/// focus reads print badly and outvotes nothing). Counted in passes, not time, so a scenario
+/// reads the same frames on every machine.
+public struct TextBudget: Sendable, Equatable {
+    /// Text passes at most in one settling window.
+    public var perWindow: Int
+    /// Frames at least from one text pass to the next (1: every frame may have one).
+    public var spacing: Int
+    /// The share of the sharpest frame's sharpness a frame needs (0: any frame).
+    public var sharpEnough: Double
+    /// The least contrast (grey levels from the 2nd to the 98th percentile) a frame needs.
+    public var leastContrast: Int
+
+    public init(perWindow: Int, spacing: Int, sharpEnough: Double, leastContrast: Int = 0) {
+        self.perWindow = perWindow
+        self.spacing = spacing
+        self.sharpEnough = sharpEnough
+        self.leastContrast = leastContrast
+    }
+
+    /// Every frame read whole, as a still image is.
+    public static let everyFrame = TextBudget(perWindow: .max, spacing: 1, sharpEnough: 0)
+    /// The default, measured on the live corpus's development half (`fieldrig bench live`).
+    public static let standard = TextBudget(perWindow: 6, spacing: 3, sharpEnough: 0.8, leastContrast: 64)
+}
+
+/// A `TextBudget` being spent: what it has seen and spent since the read began.
+struct TextBudgetSpending {
+    let budget: TextBudget
+    private var sharpest = 0.0
+    private var sinceLast = Int.max
+    /// Text passes spent in the settling window now open (or since the last one closed).
+    private(set) var spentInWindow = 0
+
+    init(_ budget: TextBudget) { self.budget = budget }
+
+    /// Whether `frame` gets the text pass; `windowOpen` says whether a settling window is
+    /// collecting (its passes are counted against the window).
+    mutating func wantsText(_ frame: Frame, windowOpen: Bool) -> Bool {
+        if !windowOpen { spentInWindow = 0 }
+        if sinceLast < Int.max { sinceLast += 1 }
+        guard budget != .everyFrame else { return spend() }
+        guard spentInWindow < budget.perWindow, sinceLast >= budget.spacing else { return false }
+        let quality = frame.quality()
+        guard quality.contrast >= budget.leastContrast else { return false }
+        sharpest = max(sharpest, quality.sharpness)
+        guard quality.sharpness >= budget.sharpEnough * sharpest else { return false }
+        return spend()
+    }
+
+    private mutating func spend() -> Bool {
+        sinceLast = 0
+        spentInWindow += 1
+        return true
+    }
+}

@@ -1,0 +1,266 @@
+import Camera
+import Companion
+import Foundation
+import Reader
+import Serials
+import Shell
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `fieldrig bench live DIR`: labels held up to a webcam, played through the serial chooser.
+enum BenchLiveCommand: Command {
+    static let name = ["bench", "live"]
+    static let summary = "labels held up to a webcam, through the serial chooser: first row, settling, CPU a frame"
+    static let about = """
+        Usage: fieldrig bench live DIR [--budget N] [--spacing N] [--sharp F] [--every-frame] [--jobs N]
+
+        Plays every sequence folder in DIR (each with its 'sequence' and a 'truth' sidecar, as
+        Devices/serial-corpus/sequences renders them) through "Photograph a serial instead" on
+        the virtual clock, with the real reader and no cache (a webcam never delivers one frame
+        twice), and reports: how often the chooser's first row is the true serial and how often
+        it is on the list (per profile, style and layout too), planted disagreements shown as
+        one, the time from the label first in view to the chooser coming up, the frames
+        delivered, read for text and read for barcodes only, and the CPU each frame cost (the
+        thread's CPU time from one frame to the next: decoding, reading, the chooser), median
+        and p90. Then a proven tag's first frame to its card, against the barcode pass alone.
+
+        The text budget (see the README) is the chooser's default unless given; --every-frame
+        reads every frame whole, as before the budget.
+        """
+    static let notes = "Machines are shared and noisy: CPU time is steadier than wall time, but compare runs made together."
+
+    enum Option: CommandOption {
+        case budget, spacing, sharp, everyFrame, jobs
+
+        var spec: OptionSpec {
+            switch self {
+            case .budget:
+                .integer("--budget", "N", 1...1000, default: TextBudget.standard.perWindow, "text passes at most in a settling window")
+            case .spacing: .integer("--spacing", "N", 1...100, default: TextBudget.standard.spacing, "frames at least between text passes")
+            case .sharp: .value("--sharp", "F", "the share of the sharpest frame's sharpness a text pass needs (0 to 1)")
+            case .everyFrame: .flag("--every-frame", "read every frame whole (no budget)")
+            case .jobs: .integer("--jobs", "N", 1...64, default: defaultJobs, "sequences played at once (default: cores)")
+            }
+        }
+    }
+
+    static func run(_ options: Parsed<Option>) throws -> Int32 {
+        guard options.positional.count == 1, let folder = options.positional.first else { throw UsageError("name one DIR") }
+        let sequences = try LiveSequence.all(in: folder)
+        let budget = try Self.budget(options)
+        let results = try LivePlay.playAll(sequences, budget: budget, jobs: options.integer(.jobs))
+        LiveReport(results).print()
+        let tag = try BenchScanCommand.tagToCard(runs: 3)
+        emit(
+            String(
+                format: "proven tag's first frame to its card: %@, %.2fx the barcode pass on that frame (%@; bench scan)",
+                ms(tag.card), tag.card / tag.barcodes, ms(tag.barcodes)))
+        return ExitCode.success
+    }
+
+    static func budget(_ options: Parsed<Option>) throws -> TextBudget {
+        if options.has(.everyFrame) { return .everyFrame }
+        var budget = TextBudget.standard
+        budget.perWindow = options.integer(.budget)
+        budget.spacing = options.integer(.spacing)
+        if let text = options.value(.sharp) {
+            guard let share = Double(text), (0...1).contains(share) else {
+                throw UsageError("--sharp takes a share from 0 to 1, not '\(text)'")
+            }
+            budget.sharpEnough = share
+        }
+        return budget
+    }
+}
+
+/// One sequence of the live corpus: its folder and what its truth sidecar says.
+struct LiveSequence {
+    var folder: String
+    var label: LabelSidecar
+    var profile: String
+    /// When the label first comes into view, on the sequence's clock.
+    var inView: Duration
+
+    /// Every sequence folder in `folder` (a folder with a 'sequence' and a 'truth').
+    static func all(in folder: String) throws -> [LiveSequence] {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
+            throw CommandFailure("\(folder): no such folder. Render one with Devices/serial-corpus/sequences.")
+        }
+        let sequences = try names.sorted().compactMap { name -> LiveSequence? in
+            let path = "\(folder)/\(name)"
+            guard let text = try? String(contentsOfFile: "\(path)/truth", encoding: .utf8) else { return nil }
+            return try LiveSequence(folder: path, truth: text)
+        }
+        guard !sequences.isEmpty else {
+            throw CommandFailure("\(folder): no sequence folder with a 'truth' sidecar. Render them with Devices/serial-corpus/sequences.")
+        }
+        return sequences
+    }
+
+    /// Parses a truth sidecar: the label's facts (as a label's NAME.expected), then `profile`,
+    /// `quality`, `inview SECONDS` and one `frame` line a frame.
+    init(folder: String, truth: String) throws {
+        self.folder = folder
+        var facts: [Substring] = []
+        var profile = "steady"
+        var inView: Duration? = nil
+        for line in truth.split(separator: "\n") {
+            let words = line.split(separator: " ")
+            switch words.first {
+            case "profile": profile = words.dropFirst().joined(separator: " ")
+            case "inview": inView = words.count == 2 ? Double(words[1]).map { .microseconds(Int(($0 * 1e6).rounded())) } : nil
+            case "quality", "frame": continue
+            default: facts.append(line)
+            }
+        }
+        do {
+            label = try LabelSidecar(parsing: facts.joined(separator: "\n"), name: "\(folder)/truth")
+        } catch {
+            throw CommandFailure(error.description)
+        }
+        guard label.serial != nil, let inView else {
+            throw CommandFailure("\(folder)/truth: needs a 'serial' line and 'inview SECONDS'")
+        }
+        self.profile = profile
+        self.inView = inView
+    }
+}
+
+/// What one sequence played through the chooser gave.
+struct LivePlay {
+    var sequence: LiveSequence
+    var candidates: [SerialCandidate]
+    /// When the chooser came up, on the session clock; nil if it never did.
+    var settledAt: Duration?
+    var delivered: Int
+    var textRead: Int
+    /// CPU time each delivered frame cost.
+    var cpu: [Duration]
+
+    /// Plays every sequence, `jobs` at once, each worker with its own reader.
+    static func playAll(_ sequences: [LiveSequence], budget: TextBudget, jobs: Int) throws -> [LivePlay] {
+        let results = Locked<[Int: Result<LivePlay, Error>]>([:])
+        let next = Locked(0)
+        DispatchQueue.concurrentPerform(iterations: min(jobs, sequences.count)) { _ in
+            let reader: FrameReader
+            do throws(ReaderError) { reader = try FrameReader() } catch {
+                results.withLock { $0[-1] = .failure(CommandFailure(error.description)) }
+                return
+            }
+            while let i = next.take(below: sequences.count) {
+                let outcome = Result { try LivePlay(sequences[i], reader: reader, budget: budget) }
+                results.withLock { $0[i] = outcome }
+            }
+        }
+        let all = results.current
+        if case .failure(let error)? = all[-1] { throw error }
+        return try sequences.indices.map { try all[$0]!.get() }
+    }
+
+    init(_ sequence: LiveSequence, reader: FrameReader, budget: TextBudget) throws {
+        self.sequence = sequence
+        let camera = try FileSequenceCamera(folder: sequence.folder)
+        let driver = SerialDriver(camera: camera, reader: reader, clock: VirtualClock(), budget: budget)
+        var cpu: [Duration] = []
+        var last = threadCPUTime()
+        driver.pump.observer = { _, _ in
+            let now = threadCPUTime()
+            cpu.append(now - last)
+            last = now
+        }
+        driver.send(.opened)
+        var until = Duration.zero
+        while driver.chooser.isReading, driver.pump.isRunning, until < .seconds(30) {
+            until += .milliseconds(10)
+            driver.run(until: until)
+        }
+        settledAt = driver.chooser.candidates.isEmpty ? nil : driver.clock.now
+        candidates = driver.chooser.candidates
+        delivered = driver.pump.framesRead
+        textRead = driver.pump.framesTextRead
+        self.cpu = cpu
+    }
+
+    var truth: String { sequence.label.serial! }
+    var first: Bool { candidates.first?.value == truth }
+    var listed: Bool { candidates.contains { $0.value == truth } }
+    /// From the label first in view to the chooser up.
+    var settling: Duration? { settledAt.map { $0 - sequence.inView } }
+    /// Planted disagreements, and how many were shown as one.
+    var disagreements: (planted: Int, shown: Int) {
+        let shown = sequence.label.disagreements.filter { planted in
+            candidates.contains { $0.value == planted.printed && $0.disagreesWith.contains(planted.barcode) }
+                && candidates.contains { $0.value == planted.barcode && $0.disagreesWith.contains(planted.printed) }
+        }
+        return (sequence.label.disagreements.count, shown.count)
+    }
+}
+
+/// The CPU time this thread has used.
+func threadCPUTime() -> Duration {
+    var spec = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
+    return .seconds(spec.tv_sec) + .nanoseconds(spec.tv_nsec)
+}
+
+/// The bench's report over the plays.
+struct LiveReport {
+    let plays: [LivePlay]
+    static let settleTarget = Duration.milliseconds(1500)
+
+    init(_ plays: [LivePlay]) { self.plays = plays }
+
+    func percent(_ count: Int, of total: Int) -> String { String(format: "%.1f%%", 100 * Double(count) / Double(max(1, total))) }
+
+    func print() {
+        let n = plays.count
+        let first = plays.filter(\.first).count
+        let listed = plays.filter(\.listed).count
+        let lengths = plays.map(\.candidates.count).reduce(0, +)
+        emit(
+            "\(n) sequences: chooser's first row the true serial on \(first) (\(percent(first, of: n))), on the list \(listed) (\(percent(listed, of: n))), mean list length \(String(format: "%.2f", Double(lengths) / Double(max(1, n))))"
+        )
+        let planted = plays.map(\.disagreements.planted).reduce(0, +)
+        let shown = plays.map(\.disagreements.shown).reduce(0, +)
+        emit("planted disagreements shown as one: \(shown) of \(planted)")
+        let settled = plays.compactMap(\.settling)
+        let inTime = settled.filter { $0 <= Self.settleTarget }.count
+        let (settleMedian, settleP90) = percentiles(settled.isEmpty ? [.zero] : settled)
+        emit(
+            "settled within 1.5 s of the label first in view: \(inTime) of \(n) (\(percent(inTime, of: n))); median \(ms(settleMedian)), p90 \(ms(settleP90)); never settled: \(n - settled.count)"
+        )
+        let delivered = plays.map(\.delivered).reduce(0, +)
+        let text = plays.map(\.textRead).reduce(0, +)
+        emit(
+            "frames: \(delivered) delivered, \(text) read for text (\(percent(text, of: delivered))), \(delivered - text) for barcodes only"
+        )
+        let (median, p90) = percentiles(plays.flatMap(\.cpu))
+        let perSequence = plays.map { $0.cpu.reduce(.zero, +) / max(1, $0.cpu.count) }
+        let (meanMedian, _) = percentiles(perSequence)
+        emit(
+            "CPU per frame delivered: median \(ms(median)), p90 \(ms(p90)); a sequence's mean per frame, median over sequences \(ms(meanMedian))"
+        )
+        table("profile", by: { $0.sequence.profile })
+        table("style", by: { $0.sequence.label.style ?? "-" })
+        table("layout", by: { $0.sequence.label.layout ?? "-" })
+        let misses = plays.filter { !$0.first }
+        if !misses.isEmpty { emit("") }
+        for play in misses {
+            let rows = play.candidates.prefix(4).map(\.value).joined(separator: ", ")
+            emit("  miss: \(play.sequence.folder): \(play.truth) \(play.listed ? "not first" : "not listed") in [\(rows)]")
+        }
+    }
+
+    func table(_ title: String, by key: (LivePlay) -> String) {
+        emit("\n\(title.padding(toLength: 16, withPad: " ", startingAt: 0)) sequences   first  listed  text frames")
+        for (name, group) in Dictionary(grouping: plays, by: key).sorted(by: { $0.key < $1.key }) {
+            let delivered = group.map(\.delivered).reduce(0, +)
+            let text = group.map(\.textRead).reduce(0, +)
+            emit(
+                "\(name.padding(toLength: 16, withPad: " ", startingAt: 0)) \(String(group.count).padded(9))  \(percent(group.filter(\.first).count, of: group.count).padded(6))  \(percent(group.filter(\.listed).count, of: group.count).padded(6))  \(percent(text, of: delivered).padded(11))"
+            )
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import Imaging
+import Testing
+
+@testable import Shell
+
+/// A frame of vertical stripes `period` pixels wide, smeared over `blur` pixels when given.
+func stripes(period: Int, blur: Int = 1) -> Frame {
+    let width = 64
+    let height = 32
+    var bytes = [UInt8](repeating: 0, count: width * height)
+    for y in 0..<height {
+        for x in 0..<width {
+            let inked = (0..<blur).filter { ((x + $0) / period) % 2 == 0 }.count
+            bytes[y * width + x] = UInt8(255 * inked / blur)
+        }
+    }
+    return Frame(width: width, height: height, bytes: bytes)
+}
+
+@Suite("The text budget")
+struct TextBudgetTests {
+    @Test("sharpness falls with blur and not with exposure; contrast is print's, not a flat frame's")
+    func quality() {
+        let sharp = stripes(period: 4).quality(step: 1)
+        let smeared = stripes(period: 4, blur: 3).quality(step: 1)
+        #expect(sharp.contrast == 255 && sharp.sharpness == 1)
+        #expect(smeared.sharpness < sharp.sharpness * 0.5)
+        let dim = Frame(width: 64, height: 32, bytes: stripes(period: 4).bytes.map { $0 / 2 }).quality(step: 1)
+        #expect(dim.contrast == 127 && abs(dim.sharpness - 1) < 0.01)
+        #expect(Frame(width: 8, height: 8, bytes: [UInt8](repeating: 90, count: 64)).quality() == FrameQuality(contrast: 0, sharpness: 0))
+    }
+
+    @Test("passes are spaced, capped per window, and spent on frames nearly as sharp as the sharpest seen")
+    func spending() {
+        var spending = TextBudgetSpending(TextBudget(perWindow: 2, spacing: 3, sharpEnough: 0.8, leastContrast: 64))
+        let sharp = stripes(period: 5)
+        let smeared = stripes(period: 5, blur: 4)
+        // Before a window opens: the first frame, then every third.
+        let beforeWindow = (0..<6).map { _ in spending.wantsText(sharp, windowOpen: false) }
+        #expect(beforeWindow == [true, false, false, true, false, false])
+        // A smeared frame is passed over, however long since the last pass; so is a frame with
+        // too little contrast to be print, however sharp.
+        let smearedRead = spending.wantsText(smeared, windowOpen: false)
+        let faint = Frame(width: 64, height: 32, bytes: sharp.bytes.map { 100 + $0 / 8 })
+        let faintRead = spending.wantsText(faint, windowOpen: false)
+        #expect(!smearedRead && !faintRead)
+        // In a window: two passes at most, spaced.
+        var window = TextBudgetSpending(TextBudget(perWindow: 2, spacing: 3, sharpEnough: 0.8))
+        let inWindow = (0..<12).map { _ in window.wantsText(sharp, windowOpen: true) }
+        #expect(inWindow == [true, false, false, true] + [Bool](repeating: false, count: 8))
+        // The window closes (the read started again): the budget is whole again, and the pass
+        // on the frame that opens the next window counts against it.
+        let reopened = window.wantsText(sharp, windowOpen: false)
+        #expect(reopened)
+        let next = (0..<6).map { _ in window.wantsText(sharp, windowOpen: true) }
+        #expect(next == [false, false, true, false, false, false])
+        // Every frame, with no budget.
+        var every = TextBudgetSpending(.everyFrame)
+        let all = (0..<5).map { _ in every.wantsText(smeared, windowOpen: true) }
+        #expect(all == [true, true, true, true, true])
+    }
+}
