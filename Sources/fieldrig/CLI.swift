@@ -35,6 +35,19 @@ extension Command {
         return ([about, lines.joined(separator: "\n")] + (notes.isEmpty ? [] : [notes])).joined(separator: "\n\n")
     }
 
+    /// Whether `arguments` ask for help: `-h` or `--help` where an option stands, not as the value
+    /// of an option that takes one (`--web-token -h` is a token).
+    static func asksForHelp(_ arguments: [String]) -> Bool {
+        let takingValues = Set(Option.allCases.map(\.spec).filter(\.takesValue).map(\.name))
+        var index = arguments.startIndex
+        while index < arguments.endIndex {
+            let argument = arguments[index]
+            if argument == "-h" || argument == "--help" { return true }
+            index += takingValues.contains(argument) ? 2 : 1
+        }
+        return false
+    }
+
     /// Parses `arguments` against the declared options (unknown options and bad values are usage
     /// errors, caught here before anything runs) and runs.
     static func run(arguments: [String]) throws -> Int32 { try run(try Parsed<Option>(arguments)) }

@@ -5,13 +5,20 @@ import Reader
     import Glibc
 #endif
 
+/// Each command's name and summary, the names padded to the longest and two spaces more.
+let commandTable: String = {
+    let width = (commands.map { $0.name.joined(separator: " ").count }.max() ?? 0) + 2
+    return commands.map { "  " + $0.name.joined(separator: " ").padding(toLength: width, withPad: " ", startingAt: 0) + $0.summary }
+        .joined(separator: "\n")
+}()
+
 let overview = """
     fieldrig: the Manifest field rig, the iPhone companion's rules run on Linux.
 
     Usage: fieldrig COMMAND [options]
 
     Commands:
-    \(commands.map { "  " + $0.name.joined(separator: " ").padding(toLength: 14, withPad: " ", startingAt: 0) + $0.summary }.joined(separator: "\n"))
+    \(commandTable)
 
     Run 'fieldrig COMMAND --help' for a command's options.
     """
@@ -58,7 +65,7 @@ func unblockSignals() {
         return ExitCode.usage
     }
     let rest = Array(arguments.dropFirst(command.name.count))
-    if rest.contains("-h") || rest.contains("--help") {
+    if command.asksForHelp(rest) {
         emit(command.help)
         return ExitCode.success
     }

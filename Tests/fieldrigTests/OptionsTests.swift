@@ -85,3 +85,32 @@ func checkOptions<C: Command>(_ command: C.Type) -> Bool {
     return Set(names).count == names.count && names.allSatisfy { $0.hasPrefix("--") && $0.count > 2 }
         && specs.allSatisfy { !$0.help.isEmpty && ($0.hidden || C.help.contains($0.left)) }
 }
+
+@Suite("fieldrig --help")
+struct HelpTests {
+    @Test("the overview's summaries start in one column, past the longest command name")
+    func aligned() throws {
+        let run = try fieldrig("--help")
+        #expect(run.status == 0)
+        let rows = run.stdout.split(separator: "\n").filter { $0.hasPrefix("  ") && !$0.hasPrefix("   ") }
+        #expect(rows.count >= 25)
+        // Where each row's summary starts: past the name and the gap of spaces after it.
+        func summaryColumn(_ row: Substring) -> Int? {
+            let body = row.dropFirst(2)
+            guard let gap = body.range(of: "  ") else { return nil }
+            return body[gap.lowerBound...].firstIndex { $0 != " " }.map { row.distance(from: row.startIndex, to: $0) }
+        }
+        let columns = Set(rows.map(summaryColumn))
+        #expect(columns.count == 1 && columns.first! != nil)
+        #expect(run.stdout.contains("  crash register   kill a process"))
+    }
+
+    @Test("-h given as an option's value is that value, not a call for help")
+    func helpAsValue() throws {
+        let run = try fieldrig("live", "--camera", "Devices/sequences/tag-mf-0004", "--web", "0", "--web-token", "-h")
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("--web-token takes 16 to 256 letters, digits and '-._~', not '-h'"))
+        let help = try fieldrig("live", "--camera", "Devices/sequences/tag-mf-0004", "-h")
+        #expect(help.status == 0 && help.stdout.hasPrefix("Usage: fieldrig live"))
+    }
+}
