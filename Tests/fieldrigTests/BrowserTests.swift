@@ -53,6 +53,24 @@ final class BackgroundRig {
     }
 }
 
+/// `fieldrig live --web 0` on a walk-round over the recording of one tag, with a demo register
+/// in a fresh folder: the rig, the folder (for the caller to remove) and the register's path. One
+/// tag only: the live shell runs on the real clock, and on a loaded machine the page may come up
+/// after a longer recording played, its card another tag's.
+func liveWalkRoundOnOneTag(_ name: String) throws -> (rig: BackgroundRig, folder: String, register: String) {
+    let folder = NSTemporaryDirectory() + "fieldrig-\(name)-\(getpid())"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    let path = folder + "/register.sqlite"
+    do {
+        let register = try Register(path: path, create: true)
+        try register.apply(.demo, at: Timestamp(year: 2026, month: 11, day: 30))
+    }
+    let rig = try BackgroundRig([
+        "live", "--camera", "Devices/sequences/tag-mf-0004", "--walk-round", "--register", path, "--web", "0", "--seconds", "300",
+    ])
+    return (rig, folder, path)
+}
+
 /// The browser face in a real browser: Debian's Chromium, headless, with no network beyond the rig.
 @Suite("the phone in a browser", .serialized)
 struct BrowserTests {
@@ -64,19 +82,8 @@ struct BrowserTests {
 
     @Test("live --web: the ready sentence, the recorded tag's card, VERIFY pressed in the page stamps the register")
     func livePage() throws {
-        let folder = NSTemporaryDirectory() + "fieldrig-browser-\(getpid())"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let (rig, folder, path) = try liveWalkRoundOnOneTag("browser")
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let path = folder + "/register.sqlite"
-        do {
-            let register = try Register(path: path, create: true)
-            try register.apply(.demo, at: Timestamp(year: 2026, month: 11, day: 30))
-        }
-        // One tag only: the live shell runs on the real clock, and on a loaded machine the page
-        // may come up after the whole walk-round played, its card the last tag's.
-        let rig = try BackgroundRig([
-            "live", "--camera", "Devices/sequences/tag-mf-0004", "--walk-round", "--register", path, "--web", "0", "--seconds", "300",
-        ])
         let line = try rig.address()
         #expect(line.hasPrefix("page: http://127.0.0.1:"))
         let address = String(line.dropFirst("page: ".count))
@@ -200,17 +207,8 @@ func rawRequest(port: UInt16, _ head: String, body: String = "") throws -> Strin
 struct LivePageAccessTests {
     @Test("cross-site actions, a foreign Host and a missing or wrong secret are refused, and the register is untouched")
     func attacks() throws {
-        let folder = NSTemporaryDirectory() + "fieldrig-attack-\(getpid())"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let (rig, folder, path) = try liveWalkRoundOnOneTag("attack")
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let path = folder + "/register.sqlite"
-        do {
-            let register = try Register(path: path, create: true)
-            try register.apply(.demo, at: Timestamp(year: 2026, month: 11, day: 30))
-        }
-        let rig = try BackgroundRig([
-            "live", "--camera", "Devices/sequences/tag-mf-0004", "--walk-round", "--register", path, "--web", "0", "--seconds", "300",
-        ])
         let address = String(try rig.address().dropFirst("page: ".count))
         let port = try #require(UInt16(address.split(separator: ":")[2].prefix { $0.isNumber }))
         let token = String(try #require(address.split(separator: "=").last))
