@@ -23,7 +23,8 @@ public final class World {
     /// The channel a pairing uses: pinned to the scanned code's certificate and key.
     public private(set) var pairingLink: InProcessLink?
     public private(set) var pairing: PairingDriver? = nil
-    /// How many of the scan sheet's openings the world has acted on.
+    /// How many of the scan sheet's openings the world has acted on: of the sheet now open, so a
+    /// new sheet counts from nothing.
     private var openingsSeen = 0
     /// The certificate fingerprint and key the Mac presents (Devices/tags/studio-mac.pem, whose
     /// key signed the recorded pairing code).
@@ -252,11 +253,17 @@ public final class World {
     /// What the last hand intake said when the register refused it.
     public private(set) var handIntake: HandIntake? = nil
 
+    /// A new scan sheet in front, its openings counted from nothing.
+    private func openScanSheet(_ purpose: ScanSheet.Purpose) throws {
+        bringToFront(.scan)
+        scan = try ScanDriver(purpose: purpose, camera: camera, reader: reader, register: register, clock: clock)
+        openingsSeen = 0
+    }
+
     private func act(_ action: Step.Action) throws {
         switch action {
         case .openScan(let purpose):
-            bringToFront(.scan)
-            scan = try ScanDriver(purpose: purpose, camera: camera, reader: reader, register: register, clock: clock)
+            try openScanSheet(purpose)
             scan!.forgetsBetweenFramesDouble = scanForgetsDouble
             scan!.send(.opened)
         case .closeScan:
@@ -384,8 +391,7 @@ public final class World {
             serialDriver?.send(event)
             // Cancel hands back to Scan, its scanner re-armed (SERIAL-7).
             if serialDriver?.handedBack == .rearmScanner, front == .serial {
-                bringToFront(.scan)
-                scan = try ScanDriver(purpose: .intake, camera: camera, reader: reader, register: register, clock: clock)
+                try openScanSheet(.intake)
                 scan!.send(.opened)
             }
         case .remember(let name, let value):
