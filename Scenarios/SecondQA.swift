@@ -14,3 +14,24 @@ let secondScanSheetOpensPairing = Scenario(
     expectOpened(["pairing with Studio Mac"])
     expectPairing(lines: comparing, buttons: ["They match", "They don’t match"])
 }
+
+let scanAgainNotOfferedOnAFailedCamera: [Scenario] = ["stopped@1.3", "busy@1.3"].map { fault in
+    Scenario(
+        "the chooser up, the camera fails (\(fault)): Scan again is not offered, and tapping where it was keeps the rows",
+        rules: ["SERIAL-7", "SERIAL-8", "SCAN-7"], phone: Phone(camera: "disagree-digit-hold", faults: [fault])
+    ) {
+        openPhotographSerial()
+        wait(1.25)
+        expectChooser(["CN0KX2M1742", "CN0KX2M1743"])
+        expect("the chooser's toolbar offers Scan again and Cancel") { world in
+            world.serial?.toolbar == ["Scan again", "Cancel"] ? nil : "the toolbar was \(world.serial?.toolbar ?? [])"
+        }
+        wait(0.1)
+        expect("the chooser's toolbar offers only Cancel") { world in
+            world.serial?.toolbar == ["Cancel"] ? nil : "the toolbar was \(world.serial?.toolbar ?? [])"
+        }
+        tapScanAgain()
+        expectChooser(["CN0KX2M1742", "CN0KX2M1743"])
+        tapCancel()
+    }
+}

@@ -89,8 +89,16 @@ public struct SerialChooser: Sendable, Hashable {
         return (Copy.useThisSerial, candidates[chosen].value)
     }
 
-    /// The toolbar's buttons while the chooser is up.
-    public var toolbar: [String] { if case .choosing = phase { [Copy.scanAgain, Copy.cancel] } else { [Copy.cancel] } }
+    /// The toolbar's buttons while the chooser is up: Scan again only while the camera can take
+    /// another look (SCAN-7: no alternative that depends on what failed).
+    public var toolbar: [String] { offersScanAgain ? [Copy.scanAgain, Copy.cancel] : [Copy.cancel] }
+
+    /// Whether Scan again is offered: the chooser up, its camera not failed.
+    public var offersScanAgain: Bool {
+        guard case .choosing = phase else { return false }
+        if case .trouble = camera { return false }
+        return true
+    }
 
     public mutating func handle(_ event: Event) -> [Effect] {
         switch event {
@@ -130,7 +138,7 @@ public struct SerialChooser: Sendable, Hashable {
             phase = .used(use.value)
             return [.stopCamera, .useSerial(use.value)]
         case .tapScanAgain:
-            guard case .choosing = phase else { return [] }
+            guard offersScanAgain else { return [] }
             phase = .reading(settling: nil, since: nil)
             return []
         case .wentToBackground:
