@@ -35,3 +35,23 @@ let scanAgainNotOfferedOnAFailedCamera: [Scenario] = ["stopped@1.3", "busy@1.3"]
         tapCancel()
     }
 }
+
+let macConfirmsThenPhoneSeesAnotherNumber = Scenario(
+    "the Mac's person confirms the number first, then the phone's sees another: nothing stays pinned on either side",
+    rules: ["PAIR-2", "PAIR-3"], phone: Phone(camera: "pairing-code", mac: .notPaired)
+) {
+    openScan()
+    wait(0.35)
+    expectPairing(lines: comparing, buttons: ["They match", "They don’t match"])
+    macConfirmsNumber()
+    expectPinned(phone: false, mac: true)
+    tapNumbersDiffer()
+    expectPairing(
+        lines: [
+            "The numbers were different, so this may not be your Mac. Nothing was paired.", "Scan the pairing code on your Mac again.",
+        ],
+        buttons: ["Done"])
+    expectPinned(phone: false, mac: false)
+    restartApp()
+    expectPinned(phone: false, mac: false)
+}

@@ -38,6 +38,9 @@ public struct PairingRequest: Sendable, Hashable {
     public var phoneName: String
     public var state: State
     var macNonce: [UInt8]
+    /// Whether the phone finished the pairing (it asked, and heard it was paired here): until
+    /// then the phone may still call it off, and a pin made for it is taken back (PAIR-2).
+    var finishedByPhone = false
 
     /// The comparison number as the Mac shows it, once there is one.
     public var number: String? {
@@ -235,13 +238,22 @@ public final class SimulatedMac: Sendable {
             return (.pairReveal(nonce: hexString(request.macNonce)), [])
         case .pairFinish:
             switch s.pairings[peer]?.state {
-            case .confirmed?: return (.paired(name: name), [])
+            case .confirmed?:
+                s.pairings[peer]?.finishedByPhone = true
+                return (.paired(name: name), [])
             case .comparing?: return (.pairWaiting, [])
             case .rejected?: return refused("the person at the Mac saw another number")
             default: return refused("no pairing was begun")
             }
         default:  // .pairCancel
-            if let request = s.pairings[peer], request.state != .confirmed { s.pairings[peer]?.state = .rejected }
+            // Pinning is mutual or not at all: a phone that calls pairing off before it finished
+            // (its person saw another number) is not left pinned here.
+            guard let request = s.pairings[peer], !request.finishedByPhone else { return (.pairCancelled, []) }
+            if request.state == .confirmed {
+                s.pinned.remove(peer)
+                try? register.unpinPhone(peer, at: now)
+            }
+            s.pairings[peer]?.state = .rejected
             return (.pairCancelled, [])
         }
     }

@@ -274,6 +274,19 @@ extension Register {
         }
     }
 
+    /// Unpins a phone on the Mac's side: a pairing its phone called off, or a phone forgotten.
+    public func unpinPhone(_ fingerprint: String, at now: Timestamp) throws(RegisterError) {
+        try locked {
+            let actor = try readSettings().actorName
+            try db.transaction {
+                guard let name = try db.query("SELECT name FROM paired_phones WHERE fingerprint = ?", [fingerprint]).first?.text("name")
+                else { return }
+                _ = try db.query("DELETE FROM paired_phones WHERE fingerprint = ?", [fingerprint])
+                try audit(at: now, actor: actor, entity: "settings", key: "pairing", field: "phone", old: name, new: nil)
+            }
+        }
+    }
+
     /// The phone's own certificate and key, as PEM, if one was made (PAIR-3). It is a secret as the
     /// tag key is: the register file is what protects both.
     public func phoneIdentityPEM() throws(RegisterError) -> String? {

@@ -78,6 +78,26 @@ struct PairingTests {
         #expect(again.pairedPhones == [phone])
     }
 
+    @Test("the Mac's person confirms, then the phone calls pairing off: the pin is taken back, in the register too")
+    func calledOffAfterTheMacConfirmed() throws {
+        let (register, folder) = try macRegister()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let mac = unpairedMac(register, folder)
+        _ = pairInProcess(mac, phone: phone)
+        #expect(mac.confirmPairing(phone, matches: true, at: t0))
+        #expect(mac.pairedPhones == [phone])
+        #expect(mac.handle((MacRequest.pairCancel, []), from: phone, at: t0).reply.name == "pair-cancelled")
+        #expect(mac.pairedPhones.isEmpty)
+        #expect(try register.pairedPhones().isEmpty)
+        #expect(unpairedMac(register, folder).pairedPhones.isEmpty)
+        // A pairing the phone finished is not undone by a late cancel.
+        _ = pairInProcess(mac, phone: phone)
+        #expect(mac.confirmPairing(phone, matches: true, at: t0))
+        #expect(mac.handle((MacRequest.pairFinish, []), from: phone, at: t0).reply.name == "paired")
+        _ = mac.handle((MacRequest.pairCancel, []), from: phone, at: t0)
+        #expect(mac.pairedPhones == [phone])
+    }
+
     @Test("a relay with its own certificate sees another number; the Mac's person says no and nothing is pinned")
     func relay() throws {
         let (register, folder) = try macRegister()
