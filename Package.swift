@@ -83,6 +83,6 @@ let package = Package(
         .testTarget(name: "FuzzTests", dependencies: ["FuzzTargets"]),
         .testTarget(name: "PageServerTests", dependencies: ["PageServer"]),
         .testTarget(name: "PhoneFaceTests", dependencies: ["PhoneFace", "Companion", "Model"]),
-        .testTarget(name: "ScenarioTests", dependencies: ["ScenarioKit", "Scenarios", "Companion", "Reader"]),
+        .testTarget(name: "ScenarioTests", dependencies: ["ScenarioKit", "Scenarios", "Companion", "Reader", "CSQLite"]),
     ]
 )

@@ -27,7 +27,7 @@ public struct ScenarioResult: Sendable {
 public enum Invariants {
     /// What the failures found by an independent QA author had in common: a screen claiming what
     /// the world does not hold, or waiting on what failed.
-    static func beyondExamples(_ world: World, summary: QueueSummary) -> String? {
+    static func beyondExamples(_ world: World, summary: QueueSummary) throws -> String? {
         if let broken = world.brokenByStep { return broken }
         // SCAN-2: a proven tag fires once while it stays in view; several in view take turns.
         if let again = world.scan?.firedAgainInView.first {
@@ -35,8 +35,8 @@ public enum Invariants {
         }
         // VERIFY-2: a card names what the register says.
         if case .hit(let card)? = world.scanScreen?.card {
-            let asset = try? world.register.asset(tag: card.tag)
-            let due = ((try? world.register.walkRound()) ?? []).first { $0.asset.tag == card.tag }
+            let asset = try world.register.asset(tag: card.tag)
+            let due = try world.register.walkRound().first { $0.asset.tag == card.tag }
             let name = asset?.name ?? Copy.notInRegister
             if card.name != name { return "VERIFY-2: the card for \(card.tag) named it “\(card.name)”; the register says “\(name)”" }
             if card.reason != (due?.reason ?? Copy.notDue) {
@@ -45,24 +45,20 @@ public enum Invariants {
         }
         // HANDOVER-6: "With NAME now" only while the Mac holds the offer.
         if world.handover != nil, let heading = world.handoverHeading, heading.hasPrefix("With ") {
-            let id = (try? world.register.currentTransfer())?.map(\.id)
+            let id = try world.register.currentTransfer()?.id
             if id.flatMap({ world.mac?.offer($0) }) == nil {
                 return "HANDOVER-6: the screen said “\(heading)” while the Mac holds no such offer"
             }
         }
         // QUEUE-2/4: every photograph the header says needs a decision has a row that offers it.
-        if let screen = try? world.queueScreen() {
-            let offering = screen.rows.filter { !$0.choices.isEmpty }.count
-            if offering != summary.counts.needDecision {
-                return "QUEUE-4: the header says \(summary.counts.needDecision) need a decision, but \(offering) rows offer one"
-            }
-        } else {
-            return "the queue could not be read to check the rules"
+        let offering = try world.queueScreen().rows.filter { !$0.choices.isEmpty }.count
+        if offering != summary.counts.needDecision {
+            return "QUEUE-4: the header says \(summary.counts.needDecision) need a decision, but \(offering) rows offer one"
         }
         // QUEUE-3: no reason is shown that is no longer true.
         switch summary.stall {
         case .storageFull? where summary.explanation != nil:
-            if (try? world.register.ceilingRefusesNow()) != true {
+            if try !world.register.ceilingRefusesNow() {
                 return "QUEUE-3: “storage full” shown, but the ceiling refuses nothing now"
             }
         case .macNotOnNetwork? where summary.explanation != nil:
@@ -74,7 +70,7 @@ public enum Invariants {
         // QUEUE-3: when the world knows why nothing moves, the queue says so.
         let waiting = summary.counts.goingUp > 0 || summary.counts.kept > 0
         if waiting, summary.explanation == nil {
-            if (try? world.register.pairing()) == nil {
+            if try world.register.pairing() == nil {
                 return "QUEUE-3: nothing can go up (no Mac paired), and the queue does not say why"
             }
             if let link = world.link, link.reachable, link.presented != link.pin, summary.counts.goingUp > 0 {
@@ -83,9 +79,7 @@ public enum Invariants {
             if world.link?.reachable == false {
                 return "QUEUE-3: the Mac is not on this network, and the queue does not say so"
             }
-            if summary.counts.goingUp == 0, (try? world.register.keptForUnsyncedAsset()) == true,
-                (try? world.register.ceilingRefusesNow()) != true
-            {
+            if summary.counts.goingUp == 0, try world.register.keptForUnsyncedAsset(), try !world.register.ceilingRefusesNow() {
                 return "QUEUE-3: photographs wait for assets not yet on the Mac, and the queue does not say so"
             }
         }
@@ -155,7 +149,11 @@ public enum Invariants {
                 }
             }
         }
-        if let broken = beyondExamples(world, summary: summary) { return broken }
+        do {
+            if let broken = try beyondExamples(world, summary: summary) { return broken }
+        } catch {
+            return "the register could not be read to check the rules: \(error)"
+        }
         // HANDOVER-8: the phone never claims one outcome.
         if let status = world.handover?.screen.status {
             let text = ([status.heading] + status.lines).joined(separator: " ").lowercased()
@@ -188,6 +186,11 @@ public final class ScenarioRunner {
 
     /// Runs one scenario with `reader`; `prepare` may install test doubles on the world. With
     /// `tracing`, the result carries the scenario's trace (`fieldrig scenarios --trace`).
+    /// What an expectation saw that it did not expect; what stopped it when it could not look.
+    static func problem(_ check: @Sendable (World) throws -> String?, in world: World) -> String? {
+        do { return try check(world) } catch { return "it could not be checked: \(error)" }
+    }
+
     public func run(_ scenario: Scenario, reader: any FrameReading, tracing: Bool = false, prepare: ((World) -> Void)? = nil)
         -> ScenarioResult
     {
@@ -231,7 +234,7 @@ public final class ScenarioRunner {
                 recorder?.step(step, world: world, failure: (step.text, "it could not be done: \(error)"))
                 return result("\(step.location) [\(scenario.name)]: \(step.text) failed: \(error)")
             }
-            if case .expect(_, let check) = step.action, let problem = check(world) {
+            if case .expect(_, let check) = step.action, let problem = Self.problem(check, in: world) {
                 transcript.append("\(step.location)  \(step.text)  ✗ \(problem)")
                 recorder?.step(step, world: world, failure: (step.text, problem))
                 return result("\(step.location) [\(scenario.name)]: \(step.text), but \(problem)")

@@ -79,7 +79,9 @@ public struct Step: Sendable {
         case macForgetsPhone
         case strangerSends
         case saveName
-        case expect(String, @Sendable (World) -> String?)
+        /// What the step expects: nil when it holds, else what was seen; an error when the check
+        /// could not be made (the register or the Mac unreadable), which fails the step too.
+        case expect(String, @Sendable (World) throws -> String?)
     }
 
     public var action: Action

@@ -79,7 +79,7 @@ public func addByHand(tag: String, name: String, file: String = #filePath, line:
 
 // MARK: - Expectations
 
-func expectation(_ text: String, file: String, line: Int, _ check: @escaping @Sendable (World) -> String?) -> Step {
+func expectation(_ text: String, file: String, line: Int, _ check: @escaping @Sendable (World) throws -> String?) -> Step {
     Step(.expect(text, check), "expect \(text)", file: file, line: line)
 }
 
@@ -163,7 +163,7 @@ public func expectExplanation(_ text: String?, file: String = #filePath, line: I
 /// The tags with a recorded verification, in any order.
 public func expectStamps(_ tags: [String], file: String = #filePath, line: Int = #line) -> Step {
     expectation("stamps for \(tags)", file: file, line: line) { world in
-        let stamped = ((try? world.register.stamps()) ?? []).map(\.tag).sorted()
+        let stamped = try world.register.stamps().map(\.tag).sorted()
         return stamped == tags.sorted() ? nil : "the register holds stamps for \(stamped)"
     }
 }
@@ -171,7 +171,7 @@ public func expectStamps(_ tags: [String], file: String = #filePath, line: Int =
 /// How many assets the Mac's own register holds.
 public func expectMacHolds(assets count: Int, file: String = #filePath, line: Int = #line) -> Step {
     expectation("the Mac to hold \(count) assets", file: file, line: line) { world in
-        let held = (try? world.mac?.register.counts().assets) ?? 0
+        let held = try world.mac?.register.counts().assets ?? 0
         return held == count ? nil : "the Mac holds \(held)"
     }
 }
@@ -179,7 +179,8 @@ public func expectMacHolds(assets count: Int, file: String = #filePath, line: In
 /// How many photographs the Mac holds.
 public func expectMacHolds(photographs count: Int, file: String = #filePath, line: Int = #line) -> Step {
     expectation("the Mac to hold \(count) photographs", file: file, line: line) { world in
-        let held = (try? FileManager.default.contentsOfDirectory(atPath: world.mac?.photosFolder ?? ""))?.count ?? 0
+        guard let folder = world.mac?.photosFolder else { return count == 0 ? nil : "there is no Mac" }
+        let held = try FileManager.default.contentsOfDirectory(atPath: folder).count
         return held == count ? nil : "the Mac holds \(held)"
     }
 }
@@ -205,7 +206,9 @@ public func expectSendIt(detail: String, enabled: Bool, file: String = #filePath
 }
 
 /// Whatever a scenario wants to check, in its own words.
-public func expect(_ text: String, file: String = #filePath, line: Int = #line, _ check: @escaping @Sendable (World) -> String?) -> Step {
+public func expect(
+    _ text: String, file: String = #filePath, line: Int = #line, _ check: @escaping @Sendable (World) throws -> String?
+) -> Step {
     expectation(text, file: file, line: line, check)
 }
 
@@ -297,7 +300,7 @@ public func expectPreview(actor: String, faint: Bool, file: String = #filePath, 
 /// The latest audit entry's actor (nil: unsigned).
 public func expectLastEntrySignedBy(_ actor: String?, file: String = #filePath, line: Int = #line) -> Step {
     expectation("the last audit entry signed by \(actor ?? "nobody")", file: file, line: line) { world in
-        let last = (try? world.register.auditTrail())?.last
+        let last = try world.register.auditTrail().last
         return last?.actor == actor ? nil : "it was signed by \(last?.actor ?? "nobody")"
     }
 }
@@ -459,7 +462,7 @@ public func networkDropsDuringPush(after uploads: Int, file: String = #filePath,
 /// The queue screen's rows: each file's state and choices, as the person reads them.
 public func expectQueueRows(_ rows: [String], file: String = #filePath, line: Int = #line) -> Step {
     expectation("the queue rows \(rows)", file: file, line: line) { world in
-        guard let screen = try? world.queueScreen() else { return "the queue could not be read" }
+        let screen = try world.queueScreen()
         let drawn = screen.rows.map { "\($0.state)" + ($0.choices.isEmpty ? "" : " [\($0.choices.joined(separator: ", "))]") }
         return drawn == rows ? nil : "they read \(drawn)"
     }

@@ -1,3 +1,4 @@
+import CSQLite
 import Companion
 import Foundation
 import Reader
@@ -315,5 +316,38 @@ struct DefectsPutBackTests {
     func flicker() throws {
         let found = try failure("three proven tags in view on Scan") { world in world.scanForgetsDouble = true }
         #expect(found.contains("SCAN-2: MF-0004 fired again while it stayed in view"), "\(found)")
+    }
+}
+
+@Suite("Expectations fail closed")
+struct FailClosedTests {
+    /// Drops the register's table of stamps behind the app's back, from another connection.
+    func damage(_ path: String) {
+        var db: OpaquePointer? = nil
+        guard sqlite3_open(path, &db) == SQLITE_OK else { return }
+        defer { sqlite3_close(db) }
+        sqlite3_exec(db, "DROP TABLE stamps", nil, nil, nil)
+    }
+
+    @Test("an expectation that cannot read the register fails its step, naming the register, where it passed with nothing")
+    func unreadableRegister() throws {
+        let step = expectStamps([])
+        guard case .expect(_, let check) = step.action else {
+            Issue.record("expectStamps is not an expectation")
+            return
+        }
+        let scenario = Scenario("stamps read from a damaged register", rules: ["VERIFY-1"], phone: Phone(camera: "desk-only")) {
+            openScan()
+        }
+        let seen = Locked<(path: String, problem: String?)>(("", nil))
+        let result = runScenario(scenario) { world in
+            damage(world.register.path)
+            seen.withLock { $0 = (world.register.path, ScenarioRunner.problem(check, in: world)) }
+        }
+        let (path, problem) = seen.current
+        #expect(!path.isEmpty)
+        #expect(problem?.hasPrefix("it could not be checked: \(path): ") == true, "\(problem ?? "nil")")
+        // The scenario fails too, at its first step, naming the register.
+        #expect(!result.passed && result.failure?.contains(path) == true)
     }
 }
