@@ -295,3 +295,13 @@ func formatClock(_ d: Duration) -> String {
     let text = clockText(d)
     return String(repeating: " ", count: max(0, 9 - text.count)) + text
 }
+
+/// Whether two runs of a scenario told the same story.
+public enum Transcripts {
+    /// Where two transcripts first differ ("step 3: A / B"), nil when they are the same.
+    public static func firstDifference(_ a: [String], _ b: [String]) -> String? {
+        for (index, (x, y)) in zip(a, b).enumerated() where x != y { return "step \(index + 1):\n    \(x)\n    \(y)" }
+        guard a.count != b.count else { return nil }
+        return "step \(min(a.count, b.count) + 1): one run has \(a.count) steps, the other \(b.count)"
+    }
+}

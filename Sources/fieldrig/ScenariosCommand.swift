@@ -10,7 +10,7 @@ enum ScenariosCommand: Command {
     static let name = ["scenarios"]
     static let summary = "run the scenarios in Scenarios/ (the main job): every rule, every fault, every flow"
     static let about = """
-        Usage: fieldrig scenarios [--filter TEXT] [--rule ID] [--junit FILE] [--trace DIR [--trace-every]] [--jobs N] [--shard I/N] [--list] [--barcodes-only]
+        Usage: fieldrig scenarios [--filter TEXT] [--rule ID] [--junit FILE] [--trace DIR [--trace-every]] [--jobs N] [--shard I/N] [--repeat N] [--list] [--barcodes-only]
 
         Runs every scenario in Scenarios/ on a virtual clock, with the recorded cameras in
         Devices/, real zbar and tesseract reading, a real SQLite register and the simulated Mac.
@@ -24,13 +24,17 @@ enum ScenariosCommand: Command {
         each step with its clock, the phone's screen as it was, a filmstrip of the frames the
         camera delivered with the boxes of what was read, the queue and the handover, and the
         failing step marked with what was expected, what was seen, and its Scenarios/FILE:LINE.
+
+        With --repeat N, every selected scenario is run N times and its transcripts compared, step
+        by step: a scenario whose runs differ is reported as not deterministic, with the first
+        step that differs, and fails the run, whether or not its runs passed.
         """
     static let notes = """
         Exit codes: 0 every scenario passed, 1 a scenario failed, 2 wrong usage.
         """
 
     enum Option: CommandOption {
-        case filter, rule, junit, trace, traceEvery, jobs, shard, list, barcodesOnly, camera
+        case filter, rule, junit, trace, traceEvery, jobs, shard, repeats, list, barcodesOnly, camera
 
         var spec: OptionSpec {
             switch self {
@@ -42,6 +46,7 @@ enum ScenariosCommand: Command {
             case .jobs:
                 .integer("--jobs", "N", 1...64, default: defaultJobs, "scenarios at once, each thread with its own reader (default: cores)")
             case .shard: .value("--shard", "I/N", "run the I-th of N equal shares (1-based), for a CI matrix")
+            case .repeats: .integer("--repeat", "N", 1...100, default: 1, "run each scenario N times; fail any whose transcripts differ")
             case .list: .flag("--list", "list the scenarios instead of running them")
             case .barcodesOnly: .flag("--barcodes-only", "read barcodes only, no OCR (faster; text-dependent steps will fail)")
             case .camera:
@@ -78,13 +83,21 @@ enum ScenariosCommand: Command {
         let total = selected.count
         if options.has(.traceEvery), !options.given(.trace) { throw UsageError("--trace-every goes with --trace DIR") }
         let traces: TraceKeeping? = options.given(.trace) ? (options.has(.traceEvery) ? .every : .failures) : nil
-        let results = ScenarioRunner(devices: devices).runAll(
+        var results = ScenarioRunner(devices: devices).runAll(
             selected, jobs: jobs, traces: traces,
             makeReader: { try scenarioReader(barcodesOnly: barcodesOnly) },
             progress: { result in
                 let n = (done.take(below: Int.max) ?? 0) + 1
                 emit("[\(n)/\(total)] \(result.passed ? "pass" : "FAIL")  \(result.scenario)  (\(ms(result.duration)))")
             })
+        for run in 1..<options.integer(.repeats) {
+            let again = ScenarioRunner(devices: devices).runAll(
+                selected, jobs: jobs, traces: nil, makeReader: { try scenarioReader(barcodesOnly: barcodesOnly) }, progress: { _ in })
+            for (index, later) in again.enumerated() {
+                guard let difference = Transcripts.firstDifference(results[index].transcript, later.transcript) else { continue }
+                results[index].failure = "not deterministic: run 1 and run \(run + 1) differ at \(difference)"
+            }
+        }
         let failed = results.filter { !$0.passed }
         for result in failed {
             emit("\nFAILED: \(result.scenario)\n  \(result.failure!)\n  transcript:")

@@ -351,3 +351,15 @@ struct FailClosedTests {
         #expect(!result.passed && result.failure?.contains(path) == true)
     }
 }
+
+@Suite("Repeated runs")
+struct RepeatTests {
+    @Test("two transcripts' first difference names the step and both lines; the same transcripts have none")
+    func firstDifference() {
+        let a = ["0.000 s  open Scan", "1.000 s  wait 1.0 s  →  ready"]
+        #expect(Transcripts.firstDifference(a, a) == nil)
+        let b = ["0.000 s  open Scan", "1.000 s  wait 1.0 s  →  busy"]
+        #expect(Transcripts.firstDifference(a, b) == "step 2:\n    \(a[1])\n    \(b[1])")
+        #expect(Transcripts.firstDifference(a, [a[0]]) == "step 2: one run has 2 steps, the other 1")
+    }
+}
