@@ -40,11 +40,21 @@ public struct PrintedTrack: Sendable, Hashable {
 
     /// Whether `reading` is this line read again: as long, and where the line is.
     func follows(_ reading: Reading) -> Bool {
-        guard reading.value.count == length else { return false }
-        let other = reading.box
+        reading.value.count == length && lies(over: reading.box)
+    }
+
+    /// Whether `other` lies where this line is: on its row, over at least half the shorter.
+    func lies(over other: Box) -> Bool {
         let vertical = abs((box.y + box.height / 2) - (other.y + other.height / 2)) * 2 <= max(box.height, other.height)
         let overlap = min(box.maxX, other.maxX) - max(box.x, other.x)
         return vertical && overlap * 2 >= min(box.width, other.width)
+    }
+
+    /// Whether `other` is the same line read in another length on at least twice as many frames
+    /// (and on two at least): this reading is the odd one out, a character lost or gained, or a
+    /// piece of the line read on a frame that showed only part of it.
+    func isOutvoted(by other: PrintedTrack) -> Bool {
+        other.length != length && other.frames >= 2 && other.frames >= 2 * frames && lies(over: other.box)
     }
 
     mutating func add(_ reading: Reading) {
@@ -146,14 +156,18 @@ public struct Settling: Sendable, Hashable {
     /// What the window read, for the serial extractor: the latest frame as it was read, each
     /// printed line's vote replaced by the window's answer for that line, its second looks as
     /// they were; then what earlier frames read and the latest did not (barcodes exact, lines as
-    /// voted). One still picture read twice is what it read.
+    /// voted). A line read in a length the window outvoted (`isOutvoted`) is left out, with its
+    /// second looks. One still picture read twice is what it read.
     public var readings: [SerialReading] {
         func voted(_ track: PrintedTrack) -> SerialReading {
             SerialReading(
                 value: track.value, symbology: nil, place: track.place, box: track.box, slope: track.slope, roughSlope: track.roughSlope,
                 readOnce: track.readOnce)
         }
-        var out = latest.map { item in item.vote ? voted(printed[item.track!]) : SerialReading(item.reading) }
+        let outvoted = Set(printed.indices.filter { k in printed.contains { printed[k].isOutvoted(by: $0) } })
+        var out = latest.filter { !outvoted.contains($0.track ?? -1) }.map { item in
+            item.vote ? voted(printed[item.track!]) : SerialReading(item.reading)
+        }
         let latestCodes = Set(latest.filter { $0.reading.source.isBarcode }.map { [$0.reading.value, $0.reading.place] })
         for value in values {
             for place in value.whereRead where place.hasSuffix(" barcode") && !latestCodes.contains([value.value, place]) {
@@ -161,7 +175,7 @@ public struct Settling: Sendable, Hashable {
             }
         }
         let seen = Set(latest.compactMap(\.track))
-        for (k, track) in printed.enumerated() where !seen.contains(k) { out.append(voted(track)) }
+        for (k, track) in printed.enumerated() where !seen.contains(k) && !outvoted.contains(k) { out.append(voted(track)) }
         return out
     }
 

@@ -43,6 +43,20 @@ struct SerialChooserTests {
         #expect(offer.printed.isEmpty && offer.values.count == 1)
     }
 
+    @Test("a line read in another length on few frames is outvoted by the length most frames read; a lone reading is not")
+    func outvotedLength() {
+        // Four frames read the whole serial; one, the hand moving, lost its last character.
+        let reads = ["S/N: MXL9811F7J", "S/N: MXL9811F7J", "S/N: MXL9811F7", "S/N: MXL9811F7J", "S/N: MXL9811F7J"]
+        var c = reading(reads.map { [printed($0, line: 1)] })
+        _ = c.handle(.clock(.seconds(1)))
+        #expect(c.rows.map(\.value).first == "MXL9811F7J")
+        #expect(!c.rows.map(\.value).contains("MXL9811F7"))
+        // Read once each way, neither outvotes the other: both are offered.
+        var even = reading([[printed("S/N: MXL9811F7J", line: 1)], [printed("S/N: MXL9811F7", line: 1)]])
+        _ = even.handle(.clock(.seconds(1)))
+        #expect(Set(even.rows.map(\.value)).isSuperset(of: ["MXL9811F7J", "MXL9811F7"]))
+    }
+
     @Test("characters read equally often: the one the others could be misreadings of")
     func tieSettledByLookAlikes() {
         // A Seagate label's serial line read in three frames: its 9 read as 9, S and Q once each.
