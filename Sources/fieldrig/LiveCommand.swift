@@ -15,7 +15,7 @@ enum LiveCommand: Command {
     static let name = ["live"]
     static let summary = "run the scan sheet against a webcam, a recording or a fault, and watch the rules work"
     static let about = """
-        Usage: fieldrig live --camera SOURCE [--web [HOST:]PORT [--web-token TOKEN]] [--walk-round] [--register PATH] [--fault FAULT]... [--seconds S] [--virtual]
+        Usage: fieldrig live --camera SOURCE [--web [HOST:]PORT [--web-token TOKEN]] [--walk-round] [--register PATH] [--fault FAULT]... [--seconds S] [--virtual] [--text-budget N]
 
         Runs the companion's scan sheet against SOURCE (a V4L2 device such as /dev/video0, or a
         sequence folder) on the real clock, and shows in the terminal what the phone would show:
@@ -49,7 +49,7 @@ enum LiveCommand: Command {
         """
 
     enum Option: CommandOption {
-        case camera, web, webToken, walkRound, register, fault, seconds, virtual
+        case camera, web, webToken, walkRound, register, fault, seconds, virtual, textBudget
 
         var spec: OptionSpec {
             switch self {
@@ -61,6 +61,10 @@ enum LiveCommand: Command {
             case .register: .value("--register", "PATH", "the register to use (default: a fresh demo register)")
             case .fault: .repeated("--fault", "FAULT", "inject a fault, as for 'fieldrig read --camera'")
             case .seconds: .integer("--seconds", "S", 1...86_400, default: 10, "stop after S seconds (default: run until q)")
+            case .textBudget:
+                .integer(
+                    "--text-budget", "N", 1...1000, default: TextBudget.standard.perWindow,
+                    "text passes at most in a settling window (default \(TextBudget.standard.perWindow))")
             case .virtual: .flag("--virtual", "run on a virtual clock, as fast as frames can be read (for scripts)")
             }
         }
@@ -96,9 +100,11 @@ enum LiveCommand: Command {
         let virtual = options.has(.virtual)
         let clock: any SessionClock = virtual ? VirtualClock() : RealClock()
         let reader: any FrameReading = virtual ? CachingReader(try LiveRead.wrapReader()) : try LiveRead.wrapReader()
+        var budget = TextBudget.standard
+        budget.perWindow = options.integer(.textBudget)
         let driver = try ScanDriver(
             purpose: options.has(.walkRound) ? .walkRound : .intake, camera: camera, reader: reader, register: register,
-            clock: clock)
+            clock: clock, budget: budget)
         if let web { driver.pump.observer = { web.frame($0, $1, at: clock.now) } }
         driver.send(.opened)
         var serial: SerialDriver? = nil
@@ -110,7 +116,7 @@ enum LiveCommand: Command {
         var queue: (screen: QueueScreen?, read: (at: Duration, macReachable: Bool)?) = (nil, nil)
         var lines: [String] = []
         var rates = ReadingRates()
-        var budgetUse: (spent: Int, of: Int) { (serial?.textPassesInWindow ?? driver.textPassesInWindow, TextBudget.standard.perWindow) }
+        var budgetUse: (spent: Int, of: Int) { (serial?.textPassesInWindow ?? driver.textPassesInWindow, budget.perWindow) }
         func say(_ line: String) {
             emit(line)
             if web != nil {
@@ -171,7 +177,7 @@ enum LiveCommand: Command {
             if newlyOpened.contains(.open(.photographSerial)), serial == nil {
                 // The serial chooser takes the camera; the scan sheet gives it up.
                 driver.send(.wentToBackground)
-                let chooser = SerialDriver(camera: camera, reader: reader, clock: clock)
+                let chooser = SerialDriver(camera: camera, reader: reader, clock: clock, budget: budget)
                 if let web { chooser.pump.observer = { web.frame($0, $1, at: clock.now) } }
                 chooser.send(.opened)
                 serial = chooser

@@ -30,6 +30,9 @@ struct LiveCommandTests {
         #expect(
             run.stdout.contains(
                 "  · reading: 30 frames/s delivered, 30 read for barcodes, 6 for text (text budget: 6 of 6 passes in this window)\n"))
+        let two = try fieldrig(
+            "live", "--camera", "Devices/sequences/dell-latitude-hold", "--virtual", "--seconds", "2", "--text-budget", "2")
+        #expect(two.stdout.contains("30 read for barcodes, 2 for text (text budget: 2 of 2 passes in this window)\n"))
     }
 
     @Test("tag make prints a payload the scan sheet proves, and draws it as a QR that reads back")
