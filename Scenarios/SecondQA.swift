@@ -55,3 +55,26 @@ let macConfirmsThenPhoneSeesAnotherNumber = Scenario(
     restartApp()
     expectPinned(phone: false, mac: false)
 }
+
+let pairingWhileSendToTheMacIsOpen = Scenario(
+    "paired while Send to the Mac stayed open: it names the Mac, drops the Pair row and enables Send it",
+    rules: ["HANDOVER-4", "HANDOVER-1", "HANDOVER-5"], phone: Phone(camera: "pairing-code", mac: .notPaired)
+) {
+    openHandover()
+    expectSendIt(detail: "Pair with the Mac first.", enabled: false)
+    tapPairWithMac()
+    openScan()
+    wait(0.35)
+    tapNumbersMatch()
+    macConfirmsNumber()
+    tapPairingCheckAgain()
+    expectPinned(phone: true, mac: true)
+    expectSendIt(detail: "Goes straight to Studio Mac over Wi-Fi.", enabled: true)
+    expect("the handover names Studio Mac and offers no Pair row") { world in
+        guard let screen = world.handover?.screen else { return "Send to the Mac is not open" }
+        if screen.pairRow != nil { return "it still offers Pair with the Mac" }
+        return screen.macName == "Studio Mac" ? nil : "it names “\(screen.macName)”"
+    }
+    tapSendIt()
+    expectMacOffers(1)
+}

@@ -221,11 +221,16 @@ public final class World {
         }
     }
 
-    /// Once the phone pinned the Mac, the pairing channel is the channel to the paired Mac.
+    /// Once the phone pinned the Mac, the pairing channel is the channel to the paired Mac, and
+    /// a Send to the Mac screen that stayed open goes to it (HANDOVER-1, HANDOVER-5).
     private func adoptPairing() {
         guard let pairing, pairing.screen.isPaired, let pairingLink, link !== pairingLink else { return }
         pairingLink.expectedKey = nil
         link = pairingLink
+        if let handover {
+            handover.connection = pairingLink
+            handover.send(.connectionChanged(.paired(name: pairing.screen.code.macName, reachable: pairingLink.reachable)))
+        }
     }
 
     private var impostorFingerprint: String? = nil
