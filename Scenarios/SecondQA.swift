@@ -78,3 +78,24 @@ let pairingWhileSendToTheMacIsOpen = Scenario(
     tapSendIt()
     expectMacOffers(1)
 }
+
+let photographAfterTheHandover: [Scenario] = [("accepted", true), ("declined", false)].map { outcome, accepts in
+    Scenario(
+        "a photograph kept for an asset the Mac did not hold goes up once the offer is no longer waiting (\(outcome))",
+        rules: ["HANDOVER-3", "QUEUE-3", "QUEUE-5"], phone: Phone(camera: "desk-only", mac: .paired())
+    ) {
+        takePhotograph(of: "MF-0012")
+        expectSummary(["1 kept on this phone, not queued to send yet"])
+        openHandover()
+        tapSendIt()
+        pushUploads()
+        // The offer is still waiting: kept, and the reason is still true.
+        expectSummary(["1 kept on this phone, not queued to send yet"])
+        expectExplanation("Some photographs show assets Studio Mac does not have yet. They go up once the register is handed over.")
+        accepts ? macAccepts() : macDeclines()
+        checkAgain()
+        pushUploads()
+        expectSummary(["All sent"])
+        expectMacHolds(photographs: 1)
+    }
+}

@@ -113,12 +113,16 @@ extension Register {
     /// Stores an offer's id before it is sent, so backing out or a restart resumes it.
     public func storeTransfer(_ transfer: Transfer) throws(RegisterError) {
         try locked {
-            try db.query(
-                "INSERT OR IGNORE INTO transfers(id, state, offered_at, asset_count, summary, acknowledged) VALUES (?, ?, ?, ?, ?, ?)",
-                [
-                    transfer.id, transfer.waiting ? "waiting" : "no longer waiting", transfer.offeredAt.milliseconds, transfer.assetCount,
-                    transfer.summary, transfer.acknowledged ? 1 : 0,
-                ])
+            try db.transaction {
+                try db.query(
+                    "INSERT OR IGNORE INTO transfers(id, state, offered_at, asset_count, summary, acknowledged) VALUES (?, ?, ?, ?, ?, ?)",
+                    [
+                        transfer.id, transfer.waiting ? "waiting" : "no longer waiting", transfer.offeredAt.milliseconds,
+                        transfer.assetCount, transfer.summary, transfer.acknowledged ? 1 : 0,
+                    ])
+                // The offer carries every asset: those the Mac did not hold are offered in it.
+                if db.changes > 0 { try db.query("UPDATE assets SET offered_in = ? WHERE synced = 0", [transfer.id]) }
+            }
         }
     }
 
@@ -133,7 +137,9 @@ extension Register {
     }
 
     /// Records that the offer is no longer waiting. Nothing else changes: the phone cannot tell
-    /// accepted from declined or expired, and its register stays as it was (HANDOVER-8).
+    /// accepted from declined or expired, and its register stays as it was (HANDOVER-8); the
+    /// photographs of the assets it carried may now be queued (`queueKept`), and the Mac takes
+    /// them.
     public func resolveTransfer(id: String) throws(RegisterError) {
         try locked { try db.query("UPDATE transfers SET state = 'no longer waiting' WHERE id = ?", [id]) }
     }

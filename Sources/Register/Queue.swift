@@ -30,10 +30,19 @@ extension Register {
         }
     }
 
+    /// An asset (`a`) whose photographs wait for the register to be handed over: not on the Mac,
+    /// and no offer that carried it is over yet.
+    static let awaitingHandover = """
+        a.synced != 1 AND NOT EXISTS (
+            SELECT 1 FROM transfers t WHERE t.id = a.offered_in AND t.state = 'no longer waiting')
+        """
+
     func keptReason(_ capture: Capture) throws -> KeptReason? {
         if capture.keptReason == .foundOnPhone, capture.tag == nil { return .foundOnPhone }
-        if let tag = capture.tag, try db.query("SELECT synced FROM assets WHERE tag = ?", [tag]).first?.int("synced") != 1 {
-            return .assetNotSynced
+        if let tag = capture.tag {
+            // An asset not in the register at all is not on the Mac either.
+            let row = try db.query("SELECT (\(Register.awaitingHandover)) AS waiting FROM assets a WHERE a.tag = ?", [tag]).first
+            if row.map({ $0.int("waiting") == 1 }) ?? true { return .assetNotSynced }
         }
         if try db.query("SELECT 1 AS one FROM pairing").isEmpty { return .noQueue }
         let queued =
@@ -178,7 +187,7 @@ extension Register {
             try !db.query(
                 """
                 SELECT 1 AS one FROM captures c JOIN assets a ON a.id = c.asset_id LEFT JOIN upload_queue q ON q.capture_id = c.id
-                WHERE q.id IS NULL AND a.synced = 0 LIMIT 1
+                WHERE q.id IS NULL AND \(Register.awaitingHandover) LIMIT 1
                 """
             ).isEmpty
         }

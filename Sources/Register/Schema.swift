@@ -102,5 +102,10 @@ enum Schema {
         """
         ALTER TABLE transfers ADD COLUMN acknowledged INTEGER NOT NULL DEFAULT 1;
         """,
+        // 5: the last offer that carried an asset the Mac did not hold: once that offer is no
+        // longer waiting, photographs of the asset go up on the queue (HANDOVER-3).
+        """
+        ALTER TABLE assets ADD COLUMN offered_in TEXT;
+        """,
     ]
 }

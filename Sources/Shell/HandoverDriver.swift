@@ -60,8 +60,14 @@ public final class HandoverDriver {
                 log.append("register: \(error)")
             }
         case .markResolved(let id):
-            try? register.resolveTransfer(id: id)
-            log.append("register: transfer \(id) no longer waiting")
+            do {
+                try register.resolveTransfer(id: id)
+                log.append("register: transfer \(id) no longer waiting")
+                // Photographs kept for the assets it carried go up now (HANDOVER-3).
+                try register.queueKept(at: clock.timestamp(clock.now))
+            } catch {
+                log.append("register: \(error)")
+            }
         }
     }
 

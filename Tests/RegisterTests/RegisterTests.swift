@@ -311,3 +311,30 @@ struct StoredCodesTests {
         #expect(try reopened.db.query("PRAGMA user_version").first?.int("user_version") == Schema.migrations.count)
     }
 }
+
+@Suite("Photographs of assets the Mac does not hold")
+struct HandedOverTests {
+    func transfer(_ id: String) -> Transfer {
+        Transfer(id: id, waiting: true, offeredAt: t0, assetCount: 12, summary: "12 assets", acknowledged: true)
+    }
+
+    @Test("kept while the offer that carries the asset waits, queued once it is no longer waiting, the asset itself unchanged")
+    func queuedOnceHandedOver() throws {
+        let (register, folder) = try demoRegister()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try register.pair(
+            Pairing(macName: "Studio Mac", address: "127.0.0.1:7443", fingerprint: String(repeating: "5e", count: 32), pairedAt: t0))
+        let photo = [UInt8]([0xFF, 0xD8, 0xFF, 0xE0]) + [UInt8](repeating: 7, count: 100)
+        let capture = try register.keepCapture(photo, tag: "MF-0012", at: t0)
+        #expect(try register.queue(capture, at: t0) == .assetNotSynced)
+        try register.storeTransfer(transfer("t-1"))
+        try register.queueKept(at: t0)
+        #expect(try register.queueRows().isEmpty && register.keptForUnsyncedAsset())
+        try register.resolveTransfer(id: "t-1")
+        #expect(try !register.keptForUnsyncedAsset())
+        try register.queueKept(at: t0)
+        #expect(try register.queueRows().map(\.capture.id) == [capture.id])
+        // Nothing of the asset itself changed: the phone cannot tell accepted from declined.
+        #expect(try register.db.query("SELECT synced FROM assets WHERE tag = 'MF-0012'").first?.int("synced") == 0)
+    }
+}
