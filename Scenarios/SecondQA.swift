@@ -23,13 +23,9 @@ let scanAgainNotOfferedOnAFailedCamera: [Scenario] = ["stopped@1.3", "busy@1.3"]
         openPhotographSerial()
         wait(1.25)
         expectChooser(["CN0KX2M1742", "CN0KX2M1743"])
-        expect("the chooser's toolbar offers Scan again and Cancel") { world in
-            world.serial?.toolbar == ["Scan again", "Cancel"] ? nil : "the toolbar was \(world.serial?.toolbar ?? [])"
-        }
+        expectChooserToolbar(["Scan again", "Cancel"])
         wait(0.1)
-        expect("the chooser's toolbar offers only Cancel") { world in
-            world.serial?.toolbar == ["Cancel"] ? nil : "the toolbar was \(world.serial?.toolbar ?? [])"
-        }
+        expectChooserToolbar(["Cancel"])
         tapScanAgain()
         expectChooser(["CN0KX2M1742", "CN0KX2M1743"])
         tapCancel()
@@ -98,4 +94,32 @@ let photographAfterTheHandover: [Scenario] = [("accepted", true), ("declined", f
         expectSummary(["All sent"])
         expectMacHolds(photographs: 1)
     }
+}
+
+let sweepCancelledAndLeftByARoute = Scenario(
+    "a sweep cancelled writes nothing and closes; a sweep whose camera failed is left by Add it by hand",
+    rules: ["SCAN-7", "INTAKE-3"], phone: Phone(camera: "rack-sweep", faults: ["stopped@3.0"])
+) {
+    openSweep()
+    wait(1.0)
+    cancelSweep()
+    expectSweepOpen(false)
+    expectStamps([])
+    openSweep()
+    wait(3.5)
+    expectSweepScreen(sentence: "The scanner stopped. Add it by hand instead.", routes: ["Add it by hand"])
+    tapSweepRoute(.addByHand)
+    expectSweepOpen(false)
+    expectStamps([])
+}
+
+let forgottenPhoneHandoverProblem = Scenario(
+    "a Mac that forgot this phone refuses its offer, and the handover says the Mac's reason whole",
+    rules: ["PAIR-3", "HANDOVER-1"], phone: Phone(camera: "desk-only", mac: .paired(answer: .byHand))
+) {
+    macForgetsThisPhone()
+    openHandover()
+    tapSendIt()
+    expectHandoverProblem("this Mac has not paired with this iPhone: pair again")
+    expectMacOffers(0)
 }

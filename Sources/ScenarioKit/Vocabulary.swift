@@ -73,6 +73,14 @@ public func openSweep(file: String = #filePath, line: Int = #line) -> Step { Ste
 public func confirmSweep(file: String = #filePath, line: Int = #line) -> Step {
     Step(.sweep(.tapConfirm), "confirm the sweep", file: file, line: line)
 }
+/// Cancel on the sweep: its camera stops and it closes, nothing written.
+public func cancelSweep(file: String = #filePath, line: Int = #line) -> Step {
+    Step(.sweep(.tapCancel), "cancel the sweep", file: file, line: line)
+}
+/// A route the sweep offers (after its camera failed: Add it by hand).
+public func tapSweepRoute(_ route: Route, file: String = #filePath, line: Int = #line) -> Step {
+    Step(.sweep(.tapRoute(route)), "tap \(route.title) on the sweep", file: file, line: line)
+}
 public func addByHand(tag: String, name: String, file: String = #filePath, line: Int = #line) -> Step {
     Step(.addByHand(tag: tag, name: name), "add \(tag) by hand", file: file, line: line)
 }
@@ -322,6 +330,30 @@ public func expectHandoverProblem(containing text: String, file: String = #fileP
 public func expectMacOffers(_ count: Int, file: String = #filePath, line: Int = #line) -> Step {
     expectation("the Mac to hold \(count) offers", file: file, line: line) { world in
         world.mac?.offerCount == count ? nil : "it holds \(world.mac?.offerCount ?? 0)"
+    }
+}
+
+/// The chooser's toolbar, exactly: Scan again and Cancel, or Cancel alone once its camera failed.
+public func expectChooserToolbar(_ buttons: [String], file: String = #filePath, line: Int = #line) -> Step {
+    expectation("the chooser's toolbar \(buttons)", file: file, line: line) { world in
+        guard let chooser = world.serial else { return "the chooser is not open" }
+        return chooser.toolbar == buttons ? nil : "the toolbar was \(chooser.toolbar)"
+    }
+}
+
+/// Whether the sweep is still open (false once it was cancelled, done, or left by a route).
+public func expectSweepOpen(_ open: Bool, file: String = #filePath, line: Int = #line) -> Step {
+    expectation("the sweep \(open ? "open" : "closed")", file: file, line: line) { world in
+        let isOpen = world.sweep.map { !$0.closed } ?? false
+        return isOpen == open ? nil : "the sweep was \(isOpen ? "open" : "closed")"
+    }
+}
+
+/// The handover's problem line, whole.
+public func expectHandoverProblem(_ text: String, file: String = #filePath, line: Int = #line) -> Step {
+    expectation("the handover to report exactly “\(text)”", file: file, line: line) { world in
+        let problem = world.handover?.screen.problem
+        return problem == text ? nil : "it reported “\(problem ?? "nothing")”"
     }
 }
 

@@ -13,6 +13,7 @@ public final class SweepDriver {
     public private(set) var log: [String] = []
     /// The outcome of each stamp the confirmed sweep wrote.
     public private(set) var outcomes: [String: StampOutcome] = [:]
+    /// Set once the sweep was left: done, cancelled, or a route taken.
     public private(set) var closed = false
 
     public init(camera: any CameraDevice, reader: any FrameReading, register: Register, clock: any SessionClock) throws(RegisterError) {
@@ -35,7 +36,9 @@ public final class SweepDriver {
                 for tag in tags { outcomes[tag] = register.recordVerification(tag: tag, at: clock.timestamp(clock.now)) }
                 send(.recorded(outcomes))
             case .open(let route):
+                // The route's screen takes over: the sweep is left, as Cancel leaves it.
                 note("opened: \(route.title)")
+                closed = true
             case .close:
                 closed = true
             case .log(let line):
