@@ -41,7 +41,7 @@ let package = Package(
         .target(name: "MacLink", dependencies: ["COpenSSL", "Crypto", "Companion", "Register", "Durable"]),
         // libmicrohttpd wrapped once: the live page's server.
         .target(name: "PageServer", dependencies: ["CMicroHTTPD", "Durable"]),
-        .target(name: "Shell", dependencies: ["Companion", "Crypto", "Reader", "Camera", "Register", "Imaging", "MacLink"]),
+        .target(name: "Shell", dependencies: ["Companion", "Crypto", "Reader", "Camera", "Register", "Imaging", "MacLink", "Durable"]),
         .target(
             name: "ScenarioKit",
             dependencies: ["Shell", "Companion", "Crypto", "Reader", "Camera", "Register", "MacLink", "PhoneFace", "Imaging"]),
@@ -54,8 +54,8 @@ let package = Package(
         .executableTarget(
             name: "fieldrig",
             dependencies: [
-                "Reader", "Imaging", "Camera", "Register", "Durable", "Crypto", "Companion", "Shell", "Serials", "MacLink", "ScenarioKit",
-                "Scenarios", "PhoneFace", "PageServer",
+                "Model", "Reader", "Imaging", "Camera", "Register", "Durable", "Crypto", "Companion", "Shell", "Serials", "MacLink",
+                "ScenarioKit", "Scenarios", "PhoneFace", "PageServer",
             ]),
         // Every parser of outside input, as a function of raw bytes, and libFuzzer's driver over them.
         .target(name: "FuzzTargets", dependencies: ["Camera", "Companion", "Crypto", "Imaging", "MacLink", "Register", "Serials"]),
