@@ -142,11 +142,12 @@ struct LivePlay {
     /// Plays every sequence, `jobs` at once, each worker with its own reader.
     static func playAll(_ sequences: [LiveSequence], budget: TextBudget, jobs: Int) throws -> [LivePlay] {
         let results = Locked<[Int: Result<LivePlay, Error>]>([:])
+        let setUp = Locked<CommandFailure?>(nil)
         let next = Locked(0)
         DispatchQueue.concurrentPerform(iterations: min(jobs, sequences.count)) { _ in
             let reader: FrameReader
             do throws(ReaderError) { reader = try FrameReader() } catch {
-                results.withLock { $0[-1] = .failure(CommandFailure(error.description)) }
+                setUp.withLock { $0 = CommandFailure(error.description) }
                 return
             }
             while let i = next.take(below: sequences.count) {
@@ -155,8 +156,10 @@ struct LivePlay {
             }
         }
         let all = results.current
-        if case .failure(let error)? = all[-1] { throw error }
-        return try sequences.indices.map { try all[$0]!.get() }
+        return try sequences.indices.map { i in
+            guard let outcome = all[i] else { throw setUp.current ?? CommandFailure("\(sequences[i].folder): not played") }
+            return try outcome.get()
+        }
     }
 
     init(_ sequence: LiveSequence, reader: FrameReader, budget: TextBudget) throws {
