@@ -48,8 +48,8 @@ enum BenchLiveCommand: Command {
 
     static func run(_ options: Parsed<Option>) throws -> Int32 {
         guard options.positional.count == 1, let folder = options.positional.first else { throw UsageError("name one DIR") }
-        let sequences = try LiveSequence.all(in: folder)
         let budget = try Self.budget(options)
+        let sequences = try LiveSequence.all(in: folder)
         let results = try LivePlay.playAll(sequences, budget: budget, jobs: options.integer(.jobs))
         LiveReport(results).print()
         let tag = try BenchScanCommand.tagToCard(runs: 3)

@@ -160,3 +160,33 @@ struct ScenarioCommandTests {
         #expect(run.stdout.contains("shrunk from 30 to 1 steps"))
     }
 }
+
+@Suite("fieldrig bench live")
+struct BenchLiveTests {
+    @Test("plays a sequence through the chooser: its first row, settling from the label in view, frames read for text")
+    func sample() throws {
+        let run = try fieldrig("bench", "live", "Devices/live", "--jobs", "1")
+        #expect(run.status == 0)
+        #expect(run.stdout.hasPrefix("1 sequences: chooser's first row the true serial on 1 (100.0%), on the list 1 (100.0%)"))
+        // In view at 0.2 s, the chooser up one settling window later.
+        #expect(run.stdout.contains("settled within 1.5 s of the label first in view: 1 of 1 (100.0%); median 1000.0 ms"))
+        // The budget: 36 frames delivered, 6 read for text; every frame, with --every-frame.
+        #expect(run.stdout.contains("frames: 36 delivered, 6 read for text (16.7%), 30 for barcodes only"))
+        let every = try fieldrig("bench", "live", "Devices/live", "--jobs", "1", "--every-frame")
+        #expect(every.stdout.contains("read for text (100.0%), 0 for barcodes only"))
+        #expect(run.stdout.contains("proven tag's first frame to its card: "))
+    }
+
+    @Test("a folder with no sequence, or a truth that does not say its serial, is named with what to do")
+    func badInput() throws {
+        let empty = try fieldrig("bench", "live", "Devices/labels")
+        #expect(empty.status == 1 && empty.stderr.contains("Devices/labels: no sequence folder with a 'truth' sidecar"))
+        let folder = NSTemporaryDirectory() + "fieldrig-live-\(getpid())"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: folder + "/one", withIntermediateDirectories: true)
+        try "profile steady\nstyle dell\n".write(toFile: folder + "/one/truth", atomically: true, encoding: .utf8)
+        let noSerial = try fieldrig("bench", "live", folder)
+        #expect(noSerial.status == 1 && noSerial.stderr.contains("\(folder)/one/truth: needs a 'serial' line and 'inview SECONDS'"))
+        #expect(try fieldrig("bench", "live", folder, "--sharp", "2").status == 2)
+    }
+}
