@@ -5,8 +5,8 @@ import Imaging
 /// frames' time, so the pass is spent on the frames most worth it: at most `perWindow` passes
 /// in a settling window, at least `spacing` frames apart, each on a frame with the contrast of
 /// print (`leastContrast`: a desk or a wall alone is not read) and at least `sharpEnough` times
-/// as sharp as the sharpest seen since the read began (a frame smeared by the hand or out of
-/// focus reads print badly and outvotes nothing). Counted in passes, not time, so a scenario
+/// as sharp as the sharpest of the last `remembered` frames (a frame smeared by the hand or out
+/// of focus reads print badly and outvotes nothing). Counted in passes, not time, so a scenario
 /// reads the same frames on every machine.
 public struct TextBudget: Sendable, Equatable {
     /// Text passes at most in one settling window.
@@ -25,6 +25,9 @@ public struct TextBudget: Sendable, Equatable {
         self.leastContrast = leastContrast
     }
 
+    /// How many recent frames the sharpest is taken over (half a second at 30 frames a second).
+    public static let remembered = 15
+
     /// Every frame read whole, as a still image is.
     public static let everyFrame = TextBudget(perWindow: .max, spacing: 1, sharpEnough: 0)
     /// The default, measured on the live corpus's development half (`fieldrig bench live`).
@@ -34,7 +37,10 @@ public struct TextBudget: Sendable, Equatable {
 /// A `TextBudget` being spent: what it has seen and spent since the read began.
 struct TextBudgetSpending {
     let budget: TextBudget
-    private var sharpest = 0.0
+    /// The sharpness of the last `TextBudget.remembered` frames with print's contrast: a frame
+    /// is judged against the sharpest of these, so a sharper scene that left the view (a desk of
+    /// papers before the label came) stops counting half a second later.
+    private var recent: [Double] = []
     private var sinceLast = Int.max
     /// Text passes spent in the settling window now open (or since the last one closed).
     private(set) var spentInWindow = 0
@@ -50,8 +56,9 @@ struct TextBudgetSpending {
         guard spentInWindow < budget.perWindow, sinceLast >= budget.spacing else { return false }
         let quality = frame.quality()
         guard quality.contrast >= budget.leastContrast else { return false }
-        sharpest = max(sharpest, quality.sharpness)
-        guard quality.sharpness >= budget.sharpEnough * sharpest else { return false }
+        recent.append(quality.sharpness)
+        if recent.count > TextBudget.remembered { recent.removeFirst() }
+        guard quality.sharpness >= budget.sharpEnough * (recent.max() ?? 0) else { return false }
         return spend()
     }
 

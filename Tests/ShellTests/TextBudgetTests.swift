@@ -59,4 +59,17 @@ struct TextBudgetTests {
         let all = (0..<5).map { _ in every.wantsText(smeared, windowOpen: true) }
         #expect(all == [true, true, true, true, true])
     }
+
+    @Test("a sharper scene that left the view stops counting: the sharpest is the last half second's")
+    func sharpestIsRecent() {
+        var spending = TextBudgetSpending(TextBudget(perWindow: 100, spacing: 1, sharpEnough: 0.8, leastContrast: 64))
+        let sharp = stripes(period: 5)
+        let smeared = stripes(period: 5, blur: 4)
+        let first = spending.wantsText(sharp, windowOpen: false)
+        #expect(first)
+        // Smeared frames are passed over while the sharp one is among the last 15 frames seen.
+        let after = (1...TextBudget.remembered).map { _ in spending.wantsText(smeared, windowOpen: false) }
+        #expect(after.dropLast() == [Bool](repeating: false, count: TextBudget.remembered - 1))
+        #expect(after.last == true)
+    }
 }
