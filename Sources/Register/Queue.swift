@@ -283,7 +283,7 @@ extension Register {
         }
     }
 
-    /// Unpins a phone on the Mac's side: a pairing its phone called off, or a phone forgotten.
+    /// Unpins a phone on the Mac's side: a pairing its phone called off before it finished.
     public func unpinPhone(_ fingerprint: String, at now: Timestamp) throws(RegisterError) {
         try locked {
             let actor = try readSettings().actorName

@@ -184,13 +184,13 @@ public final class ScenarioRunner {
         self.knownRules = knownRules
     }
 
-    /// Runs one scenario with `reader`; `prepare` may install test doubles on the world. With
-    /// `tracing`, the result carries the scenario's trace (`fieldrig scenarios --trace`).
     /// What an expectation saw that it did not expect; what stopped it when it could not look.
     static func problem(_ check: @Sendable (World) throws -> String?, in world: World) -> String? {
         do { return try check(world) } catch { return "it could not be checked: \(error)" }
     }
 
+    /// Runs one scenario with `reader`; `prepare` may install test doubles on the world. With
+    /// `tracing`, the result carries the scenario's trace (`fieldrig scenarios --trace`).
     public func run(_ scenario: Scenario, reader: any FrameReading, tracing: Bool = false, prepare: ((World) -> Void)? = nil)
         -> ScenarioResult
     {

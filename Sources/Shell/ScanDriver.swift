@@ -28,7 +28,7 @@ public final class ScanDriver {
     private var firedSinceInView: Set<String> = []
 
     /// Which frames get the text pass while a label settles.
-    public let budget: TextBudget
+    public var budget: TextBudget { spending.budget }
     private var spending: TextBudgetSpending
     /// Text passes spent in the settling window now open, for showing the budget's use.
     public var textPassesInWindow: Int { spending.spentInWindow }
@@ -42,7 +42,6 @@ public final class ScanDriver {
         sheet = ScanSheet(purpose: purpose, context: context)
         pump = CameraPump(camera: camera, reader: reader, clock: clock)
         self.register = register
-        self.budget = budget
         spending = TextBudgetSpending(budget)
     }
 

@@ -17,7 +17,7 @@ public final class SerialDriver {
     public private(set) var handedBack: SerialChooser.Effect? = nil
 
     /// Which frames get the text pass.
-    public let budget: TextBudget
+    public var budget: TextBudget { spending.budget }
     private var spending: TextBudgetSpending
     /// Text passes spent in the settling window now open, for showing the budget's use.
     public var textPassesInWindow: Int { spending.spentInWindow }
@@ -28,7 +28,6 @@ public final class SerialDriver {
     ) {
         chooser = SerialChooser(window: window)
         pump = CameraPump(camera: camera, reader: reader, clock: clock)
-        self.budget = budget
         spending = TextBudgetSpending(budget)
     }
 

@@ -5,8 +5,8 @@ import Imaging
 /// frames' time, so the pass is spent on the frames most worth it: at most `perWindow` passes
 /// in a settling window, at least `spacing` frames apart, each on a frame with the contrast of
 /// print (`leastContrast`: a desk or a wall alone is not read) and at least `sharpEnough` times
-/// as sharp as the sharpest of the last `remembered` frames (a frame smeared by the hand or out
-/// of focus reads print badly and outvotes nothing). Counted in passes, not time, so a scenario
+/// as sharp as the sharpest of the last `remembered` frames measured (a frame smeared by the hand
+/// or out of focus reads print badly and outvotes nothing). Counted in passes, not time, so a scenario
 /// reads the same frames on every machine.
 public struct TextBudget: Sendable, Equatable {
     /// Text passes at most in one settling window.
@@ -25,7 +25,9 @@ public struct TextBudget: Sendable, Equatable {
         self.leastContrast = leastContrast
     }
 
-    /// How many recent frames the sharpest is taken over (half a second at 30 frames a second).
+    /// How many of the frames measured last the sharpest is taken over. A frame is measured when
+    /// the spacing and the window's passes would let it have one: with the standard budget,
+    /// about every third frame, so the last second and a half at 30 frames a second.
     public static let remembered = 15
 
     /// Every frame read whole, as a still image is.
@@ -37,9 +39,9 @@ public struct TextBudget: Sendable, Equatable {
 /// A `TextBudget` being spent: what it has seen and spent since the read began.
 struct TextBudgetSpending {
     let budget: TextBudget
-    /// The sharpness of the last `TextBudget.remembered` frames with print's contrast: a frame
-    /// is judged against the sharpest of these, so a sharper scene that left the view (a desk of
-    /// papers before the label came) stops counting half a second later.
+    /// The sharpness of the last `TextBudget.remembered` frames measured with print's contrast: a
+    /// frame is judged against the sharpest of these, so a sharper scene that left the view (a
+    /// desk of papers before the label came) stops counting a little later.
     private var recent: [Double] = []
     private var sinceLast = Int.max
     /// Text passes spent in the settling window now open (or since the last one closed).
@@ -52,7 +54,6 @@ struct TextBudgetSpending {
     mutating func wantsText(_ frame: Frame, windowOpen: Bool) -> Bool {
         if !windowOpen { spentInWindow = 0 }
         if sinceLast < Int.max { sinceLast += 1 }
-        guard budget != .everyFrame else { return spend() }
         guard spentInWindow < budget.perWindow, sinceLast >= budget.spacing else { return false }
         let quality = frame.quality()
         guard quality.contrast >= budget.leastContrast else { return false }
