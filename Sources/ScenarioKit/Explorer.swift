@@ -7,12 +7,15 @@ import Reader
 public struct Explorer {
     public let runner: ScenarioRunner
     public let reader: any FrameReading
-    /// For tests of the explorer: a double standing in for part of the companion.
+    /// For tests of the explorer: sets the world's seams to put a defect back.
     public let prepare: ((World) -> Void)?
+    /// How many times each run is played; above 1, runs whose transcripts differ are findings.
+    public let repeats: Int
 
-    public init(runner: ScenarioRunner, reader: any FrameReading, prepare: ((World) -> Void)? = nil) {
+    public init(runner: ScenarioRunner, reader: any FrameReading, repeats: Int = 1, prepare: ((World) -> Void)? = nil) {
         self.runner = runner
         self.reader = reader
+        self.repeats = repeats
         self.prepare = prepare
     }
 
@@ -41,11 +44,26 @@ public struct Explorer {
         for run in 1...max(1, runs) {
             let (phone, phoneCode) = Self.randomPhone(&random)
             let moves = (0..<steps).map { _ in Self.randomMove(&random) }
-            guard let failure = failure(of: moves, phone: phone) else { continue }
-            let shrunk = shrink(moves, phone: phone)
+            let check = { (moves: [Move]) in self.failure(of: moves, phone: phone) ?? self.difference(of: moves, phone: phone) }
+            guard let failure = check(moves) else { continue }
+            let shrunk = shrink(moves, failing: check)
             return Finding(
-                seed: seed, run: run, failure: failure, original: moves.count, moves: shrunk,
-                shrunkFailure: self.failure(of: shrunk, phone: phone) ?? "", phoneCode: phoneCode)
+                seed: seed, run: run, failure: failure, original: moves.count, moves: shrunk, shrunkFailure: check(shrunk) ?? "",
+                phoneCode: phoneCode)
+        }
+        return nil
+    }
+
+    /// With `repeats` above 1, where the transcripts of the same moves run again first differ.
+    public func difference(of moves: [Move], phone: Phone) -> String? {
+        guard repeats > 1 else { return nil }
+        let scenario = Scenario("explore", rules: [], phone: phone) { moves.map(\.step) }
+        let first = runner.run(scenario, reader: reader, prepare: prepare).transcript
+        for run in 2...repeats {
+            let again = runner.run(scenario, reader: reader, prepare: prepare).transcript
+            if let difference = Transcripts.firstDifference(first, again) {
+                return "not deterministic: run 1 and run \(run) differ at \(difference)"
+            }
         }
         return nil
     }
@@ -66,6 +84,11 @@ public struct Explorer {
 
     /// The fewest moves (removing one at a time, to a fixed point) that still break an invariant.
     public func shrink(_ moves: [Move], phone: Phone) -> [Move] {
+        shrink(moves) { failure(of: $0, phone: phone) }
+    }
+
+    /// The fewest moves (removing one at a time, to a fixed point) that `failing` still finds at fault.
+    func shrink(_ moves: [Move], failing: ([Move]) -> String?) -> [Move] {
         var current = moves
         var changed = true
         while changed {
@@ -74,7 +97,7 @@ public struct Explorer {
             while i >= 0 {
                 var candidate = current
                 candidate.remove(at: i)
-                if failure(of: candidate, phone: phone) != nil {
+                if failing(candidate) != nil {
                     current = candidate
                     changed = true
                 }

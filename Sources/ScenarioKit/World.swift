@@ -47,55 +47,34 @@ public final class World {
     public private(set) var uploadOutcomes: [Uploader.Outcome] = []
     public private(set) var transfersMade = 0
 
-    /// A broken companion for tests of the runner and the explorer: its scan sheet offers every
-    /// route, camera routes included, whenever no card is up (breaking SCAN-7 in trouble states).
-    public static func offeringCameraRoutesInTrouble(_ world: World) {
-        world.scanScreenDouble = { screen in
-            var broken = screen
-            if broken.card == nil { broken.routes = Route.allCases }
-            return broken
-        }
-    }
-
-    /// For tests of the runner itself: a double standing in for the companion's screens.
-    public var scanScreenDouble: ((ScanScreen) -> ScanScreen)? = nil
-    public var summaryDouble: ((QueueSummary) -> QueueSummary)? = nil
-    /// For tests of the runner itself: the queue's summary cannot be computed, with this error.
-    public var summaryFailure: (any Error)? = nil
-    /// For tests of the runner itself: doubles standing in for what the other screens show, to
-    /// put back a defect and see the always-on checks catch it.
-    public var queueRowsDouble: (([QueueRow]) -> [QueueRow])? = nil
-    public var handoverHeadingDouble: ((String?) -> String?)? = nil
-    public var previewDouble: ((HistoryRow) -> HistoryRow)? = nil
-    public var sweepRefusedDouble: (([RackSweep.RefusedStamp]) -> [RackSweep.RefusedStamp])? = nil
-    public var chooserStillReadingDouble = false
-    /// For tests of the runner itself: the scan sheet forgets between frames which tags it fired.
-    public var scanForgetsDouble = false
-    /// For tests of the runner itself: the sweep does not hear that the app came back.
-    public var sweepIgnoresForegroundDouble = false
+    /// Where a test of the runner stands between the companion and the checks.
+    public var seams = Seams()
     /// A rule broken by the last step that only the step itself could see.
     public private(set) var brokenByStep: String? = nil
 
     /// The handover's heading as the person sees it.
     public var handoverHeading: String? {
         let real = handover?.screen.status?.heading
-        return handoverHeadingDouble.map { $0(real) } ?? real
+        return seams.handoverHeading.map { $0(real) } ?? real
     }
 
     /// The provisioning preview as the person sees it.
     public var preview: HistoryRow? {
         guard let real = provisioning?.preview else { return nil }
-        return previewDouble.map { $0(real) } ?? real
+        return seams.preview.map { $0(real) } ?? real
     }
 
     /// The sweep's refusals as the person sees them.
     public var sweepRefused: [RackSweep.RefusedStamp] {
         let real = sweep?.sweep.refused ?? []
-        return sweepRefusedDouble.map { $0(real) } ?? real
+        return seams.sweepRefused.map { $0(real) } ?? real
     }
 
-    /// Whether the chooser is reading (the double keeps it reading, as the old defect did).
-    public var chooserReading: Bool { chooserStillReadingDouble && serial != nil ? true : serial?.isReading == true }
+    /// Whether the chooser is reading.
+    public var chooserReading: Bool {
+        guard let serial else { return false }
+        return seams.chooserReading.map { $0(serial.isReading) } ?? serial.isReading
+    }
 
     public init(phone: Phone, reader: any FrameReading, devices: String) throws {
         self.phone = phone
@@ -150,7 +129,7 @@ public final class World {
 
     public var scanScreen: ScanScreen? {
         guard let screen = scan?.sheet.screen else { return nil }
-        return scanScreenDouble.map { $0(screen) } ?? screen
+        return seams.scanScreen.map { $0(screen) } ?? screen
     }
 
     public var summary: QueueSummary {
@@ -158,7 +137,7 @@ public final class World {
             (try? QueueSummary.of(
                 register, macReachable: link?.reachable ?? false, impostorAtMacAddress: link.map { $0.presented != $0.pin } ?? false))
             ?? QueueSummary(counts: QueueCounts(goingUp: 0, needDecision: 0, kept: 0), stall: nil)
-        return summaryDouble.map { $0(real) } ?? real
+        return seams.summary.map { $0(real) } ?? real
     }
 
     // MARK: - Doing
@@ -269,7 +248,7 @@ public final class World {
         switch action {
         case .openScan(let purpose):
             try openScanSheet(purpose)
-            scan!.forgetsBetweenFramesDouble = scanForgetsDouble
+            scan!.beforeFrame = seams.beforeScanFrame
             scan!.send(.opened)
         case .closeScan:
             scan?.pump.stop()
@@ -310,7 +289,7 @@ public final class World {
                     sweep?.sweep.inForeground == false
                     && { if case .trouble(let t) = sweep?.sweep.camera { t.retriesOnForeground } else { false } }()
                 tried = sweep?.pump.startsTried ?? 0
-                if !sweepIgnoresForegroundDouble { sweep?.returnToForeground() }
+                if let sweep { seams.sweepForeground.map { $0(sweep) } ?? sweep.returnToForeground() }
             case .serial:
                 retries = false
                 tried = 0
@@ -463,15 +442,15 @@ public final class World {
     /// The queue screen as the person sees it now.
     public func queueScreen() throws -> QueueScreen {
         let rows = try register.queueRows()
-        return QueueScreen(summary: try checkedSummary(), rows: queueRowsDouble.map { $0(rows) } ?? rows)
+        return QueueScreen(summary: try checkedSummary(), rows: seams.queueRows.map { $0(rows) } ?? rows)
     }
 
     /// The summary, or the error that kept it from being computed (the invariants fail on it).
     public func checkedSummary() throws -> QueueSummary {
-        if let summaryFailure { throw summaryFailure }
+        if let failure = seams.summaryFailure { throw failure }
         let real = try QueueSummary.of(
             register, macReachable: link?.reachable ?? false, impostorAtMacAddress: link.map { $0.presented != $0.pin } ?? false)
-        return summaryDouble.map { $0(real) } ?? real
+        return seams.summary.map { $0(real) } ?? real
     }
 
     /// One line of what the person sees now, for the transcript.

@@ -22,9 +22,8 @@ public final class ScanDriver {
     /// says each fires once while in view. Watched here, from the frames, not taken from the sheet.
     public private(set) var firedAgainInView: [String] = []
     private var provenInView: Set<String> = []
-    /// For tests of the checks: a broken sheet that forgets between frames which tags it fired
-    /// (the flicker QA found: tags in view opening again and again).
-    public var forgetsBetweenFramesDouble = false
+    /// Given the sheet before each frame reaches it: a seam for tests of the checks, empty in the rig.
+    public var beforeFrame: ((inout ScanSheet) -> Void)? = nil
     private var firedSinceInView: Set<String> = []
 
     /// Which frames get the text pass while a label settles.
@@ -101,10 +100,7 @@ public final class ScanDriver {
         firedSinceInView.formIntersection(provenInView)
         let openedBefore = opened.count
         let cardBefore = sheet.hit?.tag
-        if forgetsBetweenFramesDouble, sheet.hit == nil, sheet.offer == nil {
-            sheet = ScanSheet(purpose: sheet.purpose, context: sheet.context)
-            _ = sheet.handle(.cameraStarted)
-        }
+        beforeFrame?(&sheet)
         sendFrame()
         var fired = opened[openedBefore...].compactMap { effect -> String? in if case .openRecord(let tag) = effect { tag } else { nil } }
         if let card = sheet.hit?.tag, card != cardBefore { fired.append(card) }

@@ -9,7 +9,7 @@ enum ExploreCommand: Command {
     static let name = ["explore"]
     static let summary = "random actions and faults, invariants after each; failures shrunk into a Swift scenario"
     static let about = """
-        Usage: fieldrig explore [--seed N] [--steps K] [--runs R]
+        Usage: fieldrig explore [--seed N] [--steps K] [--runs R] [--repeat N]
 
         Builds R random scenarios of K steps from the seed (a recorded camera, faults at random
         moments, a Mac paired or not, reachable or not), each step a legal action: opening Scan or
@@ -17,37 +17,39 @@ enum ExploreCommand: Command {
         photographing, letting the queue push, the Mac leaving and returning, sending the register,
         checking again, restarting the app. The invariants are checked after every step. On a
         failure the run is shrunk to the fewest steps that still fail and printed as Swift, ready
-        to paste into Scenarios/. The same seed explores the same runs.
+        to paste into Scenarios/. The same seed explores the same runs. With --repeat N each run
+        is played N times, and a run whose transcripts differ is a finding too, shrunk the same way.
         """
     static let notes = """
         Exit codes: 0 no invariant broke, 1 one did (the scenario is printed), 2 wrong usage.
         """
 
     enum Option: CommandOption {
-        case seed, steps, runs, brokenCompanion
+        case seed, steps, runs, repeats, brokenCompanion
 
         var spec: OptionSpec {
             switch self {
             case .seed: .integer("--seed", "N", 0...Int.max, default: 1, "the seed (default 1)")
             case .steps: .integer("--steps", "K", 1...10_000, default: 30, "steps a run (default 30)")
             case .runs: .integer("--runs", "R", 1...100_000, default: 20, "runs (default 20)")
-            case .brokenCompanion:
-                .flag(
-                    "--broken-companion",
-                    "stand a deliberately broken double in for the scan sheet (it offers the\ncamera routes in trouble states), to see the explorer catch and shrink it"
-                )
+            case .repeats: .integer("--repeat", "N", 1...100, default: 1, "play each run N times; a run whose transcripts differ is a finding")
+            case .brokenCompanion: .flag("--broken-companion", "removed: the broken companion lives in the explorer's tests")
             }
         }
     }
 
     static func run(_ options: Parsed<Option>) throws -> Int32 {
-        let prepare: ((World) -> Void)? = options.has(.brokenCompanion) ? { World.offeringCameraRoutesInTrouble($0) } : nil
+        if options.has(.brokenCompanion) {
+            throw UsageError(
+                "--broken-companion was removed: the tool links no broken companion. The explorer's own tests break one and see it caught (swift test --filter Explorer)"
+            )
+        }
         let seed = UInt64(options.integer(.seed))
         let steps = options.integer(.steps)
         let runs = options.integer(.runs)
         let devices = FileManager.default.fileExists(atPath: "Devices/sequences") ? "Devices" : ScenarioPaths.devices
         let explorer = Explorer(
-            runner: ScenarioRunner(devices: devices), reader: CachingReader(try LiveRead.wrapReader()), prepare: prepare)
+            runner: ScenarioRunner(devices: devices), reader: CachingReader(try LiveRead.wrapReader()), repeats: options.integer(.repeats))
         guard let finding = explorer.explore(seed: seed, steps: steps, runs: runs) else {
             emit("\(runs) runs of \(steps) steps (seed \(seed)): every invariant held after every step")
             return ExitCode.success

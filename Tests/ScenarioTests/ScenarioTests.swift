@@ -73,12 +73,29 @@ struct ScenarioSuiteTests {
     }
 }
 
+/// A broken companion: its scan sheet offers every route, camera routes included, whenever no card
+/// is up (breaking SCAN-7 in trouble states).
+func offeringCameraRoutesInTrouble(_ world: World) {
+    world.seams.scanScreen = { screen in
+        var broken = screen
+        if broken.card == nil { broken.routes = Route.allCases }
+        return broken
+    }
+}
+
+/// A broken scan sheet: it forgets between frames which tags it fired, so tags in view fire again.
+func forgetFiredTags(_ sheet: inout ScanSheet) {
+    guard sheet.hit == nil, sheet.offer == nil else { return }
+    sheet = ScanSheet(purpose: sheet.purpose, context: sheet.context)
+    _ = sheet.handle(.cameraStarted)
+}
+
 @Suite("The runner catches a broken companion")
 struct BrokenCompanionTests {
     @Test("a companion offering a camera route in a trouble state fails the SCAN-7 scenarios, pointing at the step")
     func cameraRouteInTrouble() throws {
         let scenario = try #require(allScenarios.first { $0.name == "busy at start, on Scan" })
-        let result = runScenario(scenario, prepare: World.offeringCameraRoutesInTrouble)
+        let result = runScenario(scenario, prepare: offeringCameraRoutesInTrouble)
         #expect(!result.passed)
         #expect(result.failure?.contains("SCAN-7") == true, "\(result.failure ?? "")")
         #expect(result.failure?.hasPrefix("Scenarios/CameraTrouble.swift:") == true, "\(result.failure ?? "")")
@@ -88,7 +105,7 @@ struct BrokenCompanionTests {
     func allSentTooEarly() throws {
         let scenario = try #require(allScenarios.first { $0.name.hasPrefix("kept first, queued second") })
         let result = runScenario(scenario) { world in
-            world.summaryDouble = { _ in QueueSummary(counts: .init(goingUp: 0, needDecision: 0, kept: 0), stall: nil) }
+            world.seams.summary = { _ in QueueSummary(counts: .init(goingUp: 0, needDecision: 0, kept: 0), stall: nil) }
         }
         #expect(!result.passed)
         #expect(result.failure?.contains("QUEUE-2: the summary said “All sent” while") == true, "\(result.failure ?? "")")
@@ -100,7 +117,7 @@ struct BrokenCompanionTests {
 @Suite("The explorer, selection and reports, as libraries")
 struct ScenarioToolsTests {
     func explorer(broken: Bool) -> Explorer {
-        let prepare: ((World) -> Void)? = broken ? { World.offeringCameraRoutesInTrouble($0) } : nil
+        let prepare: ((World) -> Void)? = broken ? { offeringCameraRoutesInTrouble($0) } : nil
         return Explorer(runner: ScenarioRunner(devices: "\(root)/Devices"), reader: CachingReader(try! FrameReader()), prepare: prepare)
     }
 
@@ -113,6 +130,24 @@ struct ScenarioToolsTests {
         #expect(finding.scenarioSource.contains(finding.moves.map(\.code).joined(separator: "\n    ")))
         let again = try #require(explorer(broken: true).explore(seed: 1, steps: 20, runs: 10))
         #expect(again.run == finding.run && again.moves.map(\.code) == finding.moves.map(\.code))
+    }
+
+    @Test("with repeats, a run whose transcripts differ is a finding, shrunk and named as not deterministic")
+    func repeats() throws {
+        let worlds = Locked(0)
+        let explorer = Explorer(
+            runner: ScenarioRunner(devices: "\(root)/Devices"), reader: CachingReader(try FrameReader()), repeats: 2,
+            prepare: { world in
+                let second = (worlds.take(below: .max) ?? 0) % 2 == 1
+                world.seams.scanScreen = { screen in
+                    var drifting = screen
+                    if second { drifting.sentence += " (again)" }
+                    return drifting
+                }
+            })
+        let finding = try #require(explorer.explore(seed: 1, steps: 20, runs: 10))
+        #expect(finding.failure.hasPrefix("not deterministic: run 1 and run 2 differ at step"), "\(finding.failure)")
+        #expect(finding.moves.count == 1 && finding.moves[0].code.hasPrefix("openScan("), "\(finding.moves.map(\.code))")
     }
 
     @Test("the companion as it is holds every invariant over seeded runs across every screen, restarts, the network and impostors")
@@ -155,7 +190,7 @@ struct RunnerDefectTests {
     func failsClosed() throws {
         struct Unreadable: Error, CustomStringConvertible { var description: String { "disk I/O error" } }
         let scenario = try #require(allScenarios.first { $0.name.hasPrefix("kept first, queued second") })
-        let result = runScenario(scenario) { world in world.summaryFailure = Unreadable() }
+        let result = runScenario(scenario) { world in world.seams.summaryFailure = Unreadable() }
         #expect(!result.passed)
         #expect(
             result.failure?.contains("the register could not be read to check the rules: disk I/O error") == true, "\(result.failure ?? "")"
@@ -231,13 +266,13 @@ struct DefectsPutBackTests {
     }
 
     func dropReason(_ world: World) {
-        world.summaryDouble = { QueueSummary(counts: $0.counts, stall: nil) }
+        world.seams.summary = { QueueSummary(counts: $0.counts, stall: nil) }
     }
 
     @Test("VERIFY-2: a card named with its tag")
     func cardName() throws {
         let found = try failure("a proven tag not due") { world in
-            world.scanScreenDouble = { screen in
+            world.seams.scanScreen = { screen in
                 var broken = screen
                 if case .hit(var card)? = broken.card {
                     card.name = card.tag
@@ -252,14 +287,14 @@ struct DefectsPutBackTests {
     @Test("HANDOVER-6: 'With Studio Mac now' while the Mac holds nothing")
     func withTheMac() throws {
         let found = try failure("an offer the impostor refused") { world in
-            world.handoverHeadingDouble = { $0 == nil ? nil : "With Studio Mac now" }
+            world.seams.handoverHeading = { $0 == nil ? nil : "With Studio Mac now" }
         }
         #expect(found.contains("HANDOVER-6"), "\(found)")
     }
 
     @Test("SERIAL-8: the chooser reading for ever on a failed camera")
     func chooserWaits() throws {
-        let found = try failure("the camera fails as Photograph a serial opens") { world in world.chooserStillReadingDouble = true }
+        let found = try failure("the camera fails as Photograph a serial opens") { world in world.seams.chooserReading = { _ in true } }
         #expect(found.contains("SERIAL-8"), "\(found)")
     }
 
@@ -268,7 +303,7 @@ struct DefectsPutBackTests {
         #expect(try failure("a photograph kept for an unsynced asset", dropReason).contains("QUEUE-3: photographs wait for assets"))
         #expect(try failure("uploads stopped by something else", dropReason).contains("QUEUE-3: something else answers"))
         let stale = try failure("storage full is said only while") { world in
-            world.summaryDouble = { summary in summary.counts.kept > 0 ? QueueSummary(counts: summary.counts, stall: .storageFull) : summary
+            world.seams.summary = { summary in summary.counts.kept > 0 ? QueueSummary(counts: summary.counts, stall: .storageFull) : summary
             }
         }
         #expect(stale.contains("QUEUE-3: “storage full” shown"), "\(stale)")
@@ -277,7 +312,7 @@ struct DefectsPutBackTests {
     @Test("QUEUE-2/4: a missing file's row still 'going up' while the header counts a decision")
     func rowsAndHeader() throws {
         let found = try failure("a queued photograph whose file is gone") { world in
-            world.queueRowsDouble = { rows in
+            world.seams.queueRows = { rows in
                 rows.map {
                     var row = $0
                     row.fileMissing = false
@@ -291,7 +326,7 @@ struct DefectsPutBackTests {
     @Test("AUDIT-3: a preview that keeps the pasted line break")
     func preview() throws {
         let found = try failure("a pasted name with a line break") { world in
-            world.previewDouble = { row in
+            world.seams.preview = { row in
                 var broken = row
                 if !row.actorIsFaint { broken.actorLine += "\n" }
                 return broken
@@ -302,19 +337,19 @@ struct DefectsPutBackTests {
 
     @Test("VERIFY-4: a sweep that closes without listing the refused stamp")
     func sweepRefusal() throws {
-        let found = try failure("a sweep past a disposed machine") { world in world.sweepRefusedDouble = { _ in [] } }
+        let found = try failure("a sweep past a disposed machine") { world in world.seams.sweepRefused = { _ in [] } }
         #expect(found.contains("VERIFY-4: the register refused MF-0008's stamp"), "\(found)")
     }
 
     @Test("SCAN-9: a sweep that does not try again when the app comes back")
     func sweepRetry() throws {
-        let found = try failure("a sweep that starts while the camera is busy") { world in world.sweepIgnoresForegroundDouble = true }
+        let found = try failure("a sweep that starts while the camera is busy") { world in world.seams.sweepForeground = { _ in } }
         #expect(found.contains("SCAN-9"), "\(found)")
     }
 
     @Test("SCAN-2: tags in view firing again and again")
     func flicker() throws {
-        let found = try failure("three proven tags in view on Scan") { world in world.scanForgetsDouble = true }
+        let found = try failure("three proven tags in view on Scan") { world in world.seams.beforeScanFrame = forgetFiredTags }
         #expect(found.contains("SCAN-2: MF-0004 fired again while it stayed in view"), "\(found)")
     }
 }

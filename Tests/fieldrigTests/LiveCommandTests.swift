@@ -150,14 +150,14 @@ struct ScenarioCommandTests {
         #expect(try fieldrig("scenarios", "--shard", "3/2").status == 2)
     }
 
-    @Test("explore finds a broken companion and prints the shrunk run as a scenario")
+    @Test("explore plays random runs, twice each with --repeat 2; the tool links no broken companion")
     func explore() throws {
-        #expect(try fieldrig("explore", "--seed", "1", "--steps", "20", "--runs", "5").status == 0)
-        let run = try fieldrig("explore", "--seed", "3", "--broken-companion")
-        #expect(run.status == 1)
-        #expect(run.stdout.contains("SCAN-7"))
-        #expect(run.stdout.contains("let explored3x1 = Scenario(\"found by fieldrig explore --seed 3\""))
-        #expect(run.stdout.contains("shrunk from 30 to 1 steps"))
+        let run = try fieldrig("explore", "--seed", "1", "--steps", "20", "--runs", "5", "--repeat", "2")
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("5 runs of 20 steps (seed 1): every invariant held after every step"))
+        let removed = try fieldrig("explore", "--broken-companion")
+        #expect(removed.status == 2)
+        #expect(removed.stderr.contains("--broken-companion was removed"))
     }
 }
 
