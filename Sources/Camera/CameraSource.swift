@@ -61,11 +61,7 @@ extension FaultScript {
     /// optionally followed by `~SECONDS` (clears then) or `~foreground` (clears when the app
     /// returns to the foreground). KIND is denied, no-accelerator, busy or stopped.
     public mutating func add(parsing text: String) throws(SequenceError) {
-        func fail() -> SequenceError {
-            SequenceError(
-                "'\(text)' is not a fault. Write KIND, KIND@SECONDS or KIND#FRAME, optionally ~SECONDS or ~foreground; KIND is \(Self.kindNames.map(\.name).joined(separator: ", "))."
-            )
-        }
+        func fail(_ why: String) -> SequenceError { SequenceError("'\(text)' is not a fault: \(why)") }
         var spec = Substring(text)
         var recovery = Recovery.never
         if let tilde = spec.firstIndex(of: "~") {
@@ -75,13 +71,17 @@ extension FaultScript {
             } else if let time = parseSeconds(until) {
                 recovery = .at(time)
             } else {
-                throw fail()
+                throw fail("after ~ comes 'foreground' or a time; \(Self.timeProblem(until))")
             }
             spec = spec[..<tilde]
         }
         let marker = spec.firstIndex { $0 == "@" || $0 == "#" }
         let kind = String(marker.map { spec[..<$0] } ?? spec)
-        guard let trouble = Self.kindNames.first(where: { $0.name == kind })?.trouble else { throw fail() }
+        guard let trouble = Self.kindNames.first(where: { $0.name == kind })?.trouble else {
+            throw fail(
+                "'\(kind)' is not a kind of fault (\(Self.kindNames.map(\.name).joined(separator: ", "))). Write KIND, KIND@SECONDS or KIND#FRAME, optionally ~SECONDS or ~foreground."
+            )
+        }
         guard let marker else {
             guard atStart == nil else { throw SequenceError("'\(text)': only one fault can stop the camera starting.") }
             atStart = trouble
@@ -91,14 +91,23 @@ extension FaultScript {
         }
         let value = String(spec[spec.index(after: marker)...])
         if spec[marker] == "@" {
-            guard let time = parseSeconds(value) else { throw fail() }
+            guard let time = parseSeconds(value) else { throw fail("after @ comes a time; \(Self.timeProblem(value))") }
             if case .at(let end) = recovery, end <= time { throw SequenceError("'\(text)': it must clear after it starts.") }
             faults.append(Fault(trouble, .time(time), recovery: recovery))
         } else {
             guard !value.isEmpty, value.utf8.count <= 9, value.utf8.allSatisfy({ (48...57).contains($0) }), let index = Int(value) else {
-                throw fail()
+                throw fail("after # comes a frame's index, a whole number from 0 like 12, not '\(value)'.")
             }
             faults.append(Fault(trouble, .frame(index), recovery: recovery))
         }
+    }
+
+    /// Why `text` is not a time a fault can be written with.
+    static func timeProblem(_ text: String) -> String {
+        let decimals = text.split(separator: ".", maxSplits: 1).dropFirst().first?.count ?? 0
+        if decimals > 6, parseSeconds(String(text.prefix(text.count - decimals + 6))) != nil {
+            return "'\(text)' has \(decimals) decimals and the clock keeps 6 (microseconds): round it, or write the fault in Swift (.busy(at: seconds)), which rounds."
+        }
+        return "'\(text)' is not one: write seconds from 0 to 86400 like 0.25, at most 6 decimals."
     }
 }

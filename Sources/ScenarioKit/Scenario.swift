@@ -31,6 +31,9 @@ public struct Phone: Sendable {
         case paired(name: String = "Studio Mac", reachable: Bool = true, answer: MacAnswer = .accept(after: .seconds(30)))
     }
 
+    /// The phone with faults written as text (`"busy@0.3"`); `Phone(faults: [.busy(at: 0.3)])`
+    /// writes them in Swift, checked as it compiles.
+    @_disfavoredOverload
     public init(
         camera: String = "walk-round", faults: [String] = [], register: RegisterSeed = .demo, actor: String? = "Sam Rivera",
         mac: Mac = .notPaired
@@ -40,6 +43,16 @@ public struct Phone: Sendable {
         self.register = register
         self.actor = actor
         self.mac = mac
+    }
+}
+
+extension Phone {
+    /// The phone with its camera's faults written in Swift: `[.busy(at: 0.3), .stopped(atFrame: 12)]`.
+    public init(
+        camera: String = "walk-round", faults: [CameraFault] = [], register: RegisterSeed = .demo, actor: String? = "Sam Rivera",
+        mac: Mac = .notPaired
+    ) {
+        self.init(camera: camera, faults: faults.map(\.description), register: register, actor: actor, mac: mac)
     }
 }
 

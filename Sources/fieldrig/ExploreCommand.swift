@@ -32,7 +32,8 @@ enum ExploreCommand: Command {
             case .seed: .integer("--seed", "N", 0...Int.max, default: 1, "the seed (default 1)")
             case .steps: .integer("--steps", "K", 1...10_000, default: 30, "steps a run (default 30)")
             case .runs: .integer("--runs", "R", 1...100_000, default: 20, "runs (default 20)")
-            case .repeats: .integer("--repeat", "N", 1...100, default: 1, "play each run N times; a run whose transcripts differ is a finding")
+            case .repeats:
+                .integer("--repeat", "N", 1...100, default: 1, "play each run N times; a run whose transcripts differ is a finding")
             case .brokenCompanion: .flag("--broken-companion", "removed: the broken companion lives in the explorer's tests")
             }
         }

@@ -99,6 +99,42 @@ struct FaultyCameraTests {
         }
     }
 
+    @Test("a refused fault names the part that is wrong and why")
+    func refusalsSayWhy() {
+        let said = { (text: String) -> String in
+            var script = FaultScript()
+            do { try script.add(parsing: text) } catch { return String(describing: error) }
+            return "accepted"
+        }
+        #expect(said("sneeze@1").contains("'sneeze' is not a kind of fault (denied, no-accelerator, busy, stopped)"))
+        #expect(said("busy@0.30000000000000004").contains("'0.30000000000000004' has 17 decimals and the clock keeps 6"))
+        #expect(said("busy@soon").contains("after @ comes a time; 'soon' is not one"))
+        #expect(said("busy#x").contains("after # comes a frame's index"))
+        #expect(said("busy@1~later").contains("after ~ comes 'foreground' or a time"))
+        #expect(said("busy@0.300000") == "accepted")
+    }
+
+    @Test("faults written in Swift read as the text that parses to the same script; a Double is rounded to the microsecond")
+    func typed() throws {
+        #expect(CameraFault.busy.description == "busy")
+        #expect(CameraFault.noAccelerator.description == "no-accelerator")
+        #expect(CameraFault.busy(at: 0.1 + 0.2).description == "busy@0.3")
+        #expect(CameraFault.stopped(at: 2.5, clears: .at(4)).description == "stopped@2.5~4")
+        #expect(CameraFault.busy(atFrame: 10, clears: .onForeground).description == "busy#10~foreground")
+        #expect(CameraFault.denied(at: 1.000_000_4).description == "denied@1")
+        #expect(CameraFault.denied(at: 1.000_000_6).description == "denied@1.000001")
+        var script = FaultScript()
+        try script.add(parsing: CameraFault.stopped(at: 2.5, clears: .at(4)).description)
+        try script.add(parsing: CameraFault.busy(atFrame: 10, clears: .onForeground).description)
+        #expect(
+            script.faults == [
+                Fault(.stopped(reason: "injected fault: the camera stopped"), .time(.milliseconds(2500)), recovery: .at(.seconds(4))),
+                Fault(.busy, .frame(10), recovery: .onForeground),
+            ])
+        var negative = FaultScript()
+        #expect(throws: SequenceError.self) { try negative.add(parsing: CameraFault.busy(at: -1).description) }
+    }
+
     @Test("the same script over the same recording gives the same events on every run")
     func deterministic() throws {
         var script = FaultScript()
