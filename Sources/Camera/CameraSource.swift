@@ -106,7 +106,8 @@ extension FaultScript {
     static func timeProblem(_ text: String) -> String {
         let decimals = text.split(separator: ".", maxSplits: 1).dropFirst().first?.count ?? 0
         if decimals > 6, parseSeconds(String(text.prefix(text.count - decimals + 6))) != nil {
-            return "'\(text)' has \(decimals) decimals and the clock keeps 6 (microseconds): round it, or write the fault in Swift (.busy(at: seconds)), which rounds."
+            return "'\(text)' has \(decimals) decimals and the clock keeps 6 (microseconds): round it, "
+                + "or write the fault in Swift (.busy(at: seconds)), which rounds."
         }
         return "'\(text)' is not one: write seconds from 0 to 86400 like 0.25, at most 6 decimals."
     }
