@@ -72,7 +72,7 @@ let package = Package(
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
         .testTarget(name: "ReaderTests", dependencies: ["Reader", "Imaging"]),
         .testTarget(name: "CameraTests", dependencies: ["Camera", "Imaging", "fake-v4l2"]),
-        .testTarget(name: "RegisterTests", dependencies: ["Register", "Crypto"]),
+        .testTarget(name: "RegisterTests", dependencies: ["Register", "Crypto", "CSQLite"]),
         .testTarget(name: "MacLinkTests", dependencies: ["MacLink", "Register", "Companion", "Crypto"]),
         .testTarget(name: "SerialsTests", dependencies: ["Serials"]),
         // The core's tests link no C library.

@@ -42,6 +42,8 @@ extension StampRefusal {
         case .storageFull: return "Not recorded: this iPhone’s storage for the register is full."
         case .readOnly: return "Not recorded: the register on this iPhone cannot be written to."
         case .locked: return "Not recorded: the register is busy. Try VERIFY again."
+        case .damaged: return "Not recorded: the register on this iPhone is damaged."
+        case .writeFailed: return "Not recorded: the register on this iPhone could not be written. Try VERIFY again."
         }
     }
 }

@@ -2,8 +2,7 @@ import Foundation
 
 /// A value shared between threads, touched only while its lock is held. The one lock box of the
 /// rig: every shared counter, list or state goes through `withLock`.
-// @unchecked Sendable: `value` is only read or written inside `withLock`, under `lock`.
-public final class Locked<Value>: @unchecked Sendable {
+public final class Locked<Value> {
     private var value: Value
     private let lock = NSLock()
 
@@ -30,3 +29,7 @@ extension Locked where Value == Int {
         }
     }
 }
+
+// @unchecked Sendable: `value` is only read or written inside `withLock`, under `lock`; and only
+// a value that may itself cross threads is shared this way.
+extension Locked: @unchecked Sendable where Value: Sendable {}

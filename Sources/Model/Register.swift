@@ -75,6 +75,10 @@ public enum StampRefusal: String, Sendable, Hashable, CaseIterable {
     case storageFull = "storage full"
     case readOnly = "read-only"
     case locked
+    /// The register's file is damaged (SQLite found it corrupt).
+    case damaged
+    /// Any other failure to write: an I/O error, or one not classified.
+    case writeFailed = "write failed"
 }
 
 /// What became of a verification: recorded, or refused with why.

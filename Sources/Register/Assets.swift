@@ -156,10 +156,14 @@ extension Register {
     // MARK: - Stamps
 
     /// Records a verification of the asset with `tag`, offline (VERIFY-4). Never throws: a
-    /// verification that cannot be recorded comes back as a refusal the card shows.
+    /// verification that cannot be recorded comes back as a refusal the card shows; for a damaged
+    /// register or a failed write, `lastFailure` keeps SQLite's words and code for the log.
     public func recordVerification(tag: String, at time: Timestamp) -> StampOutcome {
-        lock.lock()
-        defer { lock.unlock() }
+        lock.withLock { recordingVerification(tag: tag, at: time) }
+    }
+
+    /// `recordVerification`, with the register's lock held.
+    private func recordingVerification(tag: String, at time: Timestamp) -> StampOutcome {
         if db.isReadOnly { return .refused(.readOnly) }
         do {
             guard let row = try db.query("SELECT id, state FROM assets WHERE tag = ?", [tag]).first else { return .refused(.unknownAsset) }
@@ -189,12 +193,12 @@ extension Register {
             }
             return .recorded(stamp)
         } catch let failure as SQLiteFailure {
-            if failure.isBusy { return .refused(.locked) }
-            if failure.isReadOnly { return .refused(.readOnly) }
-            if failure.isFull { return .refused(.storageFull) }
-            return .refused(.readOnly)
+            let refusal = StampRefusal(failure)
+            if refusal == .damaged || refusal == .writeFailed { lastFailure = failure.description }
+            return .refused(refusal)
         } catch {
-            return .refused(.readOnly)
+            lastFailure = "\(error)"
+            return .refused(.writeFailed)
         }
     }
 
@@ -211,6 +215,23 @@ extension Register {
                     id: $0.int("id"), tag: $0.text("tag"), at: Timestamp(milliseconds: Int64($0.int("at"))), actor: $0.optionalText("actor")
                 )
             }
+        }
+    }
+}
+
+extension StampRefusal {
+    /// The refusal a failure from SQLite means: each kind its own, none taken for another.
+    init(_ failure: SQLiteFailure) {
+        if failure.isBusy {
+            self = .locked
+        } else if failure.isReadOnly {
+            self = .readOnly
+        } else if failure.isFull {
+            self = .storageFull
+        } else if failure.isCorrupt {
+            self = .damaged
+        } else {
+            self = .writeFailed
         }
     }
 }

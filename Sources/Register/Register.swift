@@ -19,7 +19,15 @@ public final class Register: @unchecked Sendable {
     /// What opening found on disk and put right.
     public private(set) var reconciliation = Reconciliation()
 
+    /// SQLite's words and code for the last verification refused as damaged or a failed write.
+    public internal(set) var lastFailure: String? {
+        get { failureNote.withLock { $0 } }
+        set { failureNote.withLock { $0 = newValue } }
+    }
+    private let failureNote = Locked<String?>(nil)
+
     let db: SQLiteConnection
+    /// Held around every use of `db`: through `locked`, or `withLock` where nothing throws.
     let lock = NSLock()
     let busyTimeout: Int
     /// Whether this register holds the process's claim on its file (see `ProcessLock`).

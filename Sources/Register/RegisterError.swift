@@ -1,6 +1,7 @@
 /// Why the register could not be opened or written. The message names the file and what to do.
 public struct RegisterError: Error, Equatable, CustomStringConvertible {
-    enum Kind: Equatable {
+    /// What went wrong, for callers that act on it (a locked register retried, a damaged one restored).
+    public enum Kind: Equatable, Sendable {
         case notARegister
         case corrupt(detail: String)
         case newerSchema(found: Int, known: Int)
@@ -16,7 +17,7 @@ public struct RegisterError: Error, Equatable, CustomStringConvertible {
 
     /// The register file (or the photo) the error is about.
     public let path: String
-    let kind: Kind
+    public let kind: Kind
 
     init(_ path: String, _ kind: Kind) {
         self.path = path

@@ -82,6 +82,10 @@ public final class ScanDriver {
             case .recordStamp(let tag):
                 let outcome = register.recordVerification(tag: tag, at: clock.timestamp(clock.now))
                 note("register: verification of \(tag) \(outcome.summary)")
+                if case .refused(let refusal) = outcome, refusal == .damaged || refusal == .writeFailed, let failure = register.lastFailure
+                {
+                    note("log: register: \(failure)")
+                }
                 send(.stampResult(outcome))
             case .openRecord, .openPairing, .openSettings, .open:
                 opened.append(effect)

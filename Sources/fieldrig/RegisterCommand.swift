@@ -117,7 +117,7 @@ enum RegisterCommand: Command {
             case .recorded(let stamp):
                 emit("Verified \(stamp.tag) at \(stamp.at.stamp)" + (stamp.actor.map { " by \($0)" } ?? " (unsigned)"))
             case .refused(let refusal):
-                throw CommandFailure(refusal.sentence)
+                throw CommandFailure(refusal.sentence + (register.lastFailure.map { " (\(path): \($0))" } ?? ""))
             }
         case ("churn", 0):
             try RegisterChurn.run(path: path, seed: UInt64(options.integer(.seed)), operations: options.integer(.ops), say: emit)

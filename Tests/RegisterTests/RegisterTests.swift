@@ -1,3 +1,4 @@
+import CSQLite
 import Crypto
 import Foundation
 import Testing
@@ -143,7 +144,9 @@ struct StampTests {
         #expect(try register.stamps(tag: "MF-0004").count == 2)
     }
 
-    @Test("every refusal is a value with its sentence, and nothing is half-written", arguments: StampRefusal.allCases)
+    @Test(
+        "every refusal is a value with its sentence, and nothing is half-written",
+        arguments: StampRefusal.allCases.filter { $0 != .damaged && $0 != .writeFailed })
     func refusals(refusal: StampRefusal) throws {
         let (register, folder) = try demoRegister()
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -160,6 +163,7 @@ struct StampTests {
             subject = try Register(path: path, busyTimeout: 20)
             blocker = try SQLiteConnection(path: path, create: false)
             try blocker?.execute("BEGIN EXCLUSIVE")
+        case .damaged, .writeFailed: Issue.record("shown by the tests below")
         }
         #expect(subject.recordVerification(tag: tag, at: t0) == .refused(refusal))
         try blocker?.execute("ROLLBACK")
@@ -167,6 +171,36 @@ struct StampTests {
         #expect(try register.history(tag: tag).filter { $0.field == "verified" }.isEmpty)
         // A disposed asset's refusal is itself on record; the others could not be written.
         #expect(try register.counts().refusedStamps == (refusal == .assetDisposed ? 1 : 0))
+    }
+}
+
+@Suite("Refusals for a register that fails underneath")
+struct FailingRegisterTests {
+    @Test("a register damaged behind the app's back refuses as damaged, not read-only, with SQLite's code kept for the log")
+    func damaged() throws {
+        let (register, folder) = try demoRegister()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let raw = try SQLiteConnection(path: register.path, create: false)
+        try raw.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        let root = try #require(raw.query("SELECT rootpage FROM sqlite_master WHERE name = 'stamps'").first?.int("rootpage"))
+        let pageSize = try #require(raw.query("PRAGMA page_size").first?.int("page_size"))
+        let file = try #require(FileHandle(forWritingAtPath: register.path))
+        try file.seek(toOffset: UInt64((root - 1) * pageSize))
+        try file.write(contentsOf: Data(repeating: 0xA5, count: pageSize))
+        try file.close()
+        #expect(register.recordVerification(tag: "MF-0001", at: t0) == .refused(.damaged))
+        #expect(register.lastFailure?.contains("SQLite code 11") == true, "\(register.lastFailure ?? "nothing kept")")
+    }
+
+    @Test("each SQLite failure is its own refusal; one not classified is a failed write, never read-only")
+    func classified() {
+        let refusal = { (code: Int32) in StampRefusal(SQLiteFailure(code: code, message: "m")) }
+        #expect(refusal(SQLITE_BUSY) == .locked && refusal(SQLITE_LOCKED) == .locked)
+        #expect(refusal(SQLITE_READONLY) == .readOnly && refusal(SQLITE_FULL) == .storageFull)
+        #expect(refusal(SQLITE_CORRUPT) == .damaged && refusal(SQLITE_NOTADB) == .damaged)
+        // Extended codes: an I/O error on write (SQLITE_IOERR_WRITE) and on read (SQLITE_IOERR_READ).
+        #expect(refusal(SQLITE_IOERR | (3 << 8)) == .writeFailed && refusal(SQLITE_IOERR | (1 << 8)) == .writeFailed)
+        #expect(refusal(SQLITE_CANTOPEN) == .writeFailed)
     }
 }
 
