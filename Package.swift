@@ -38,7 +38,7 @@ let package = Package(
         .target(name: "Companion", dependencies: ["Model", "Serials"]),
         // The screens as HTML, for the live page and the scenario traces: pure, no I/O.
         .target(name: "PhoneFace", dependencies: ["Model", "Companion"]),
-        .target(name: "MacLink", dependencies: ["COpenSSL", "Crypto", "Companion", "Register", "Durable"]),
+        .target(name: "MacLink", dependencies: ["Model", "COpenSSL", "Crypto", "Register", "Durable"]),
         // libmicrohttpd wrapped once: the live page's server.
         .target(name: "PageServer", dependencies: ["CMicroHTTPD", "Durable"]),
         .target(name: "Shell", dependencies: ["Companion", "Crypto", "Reader", "Camera", "Register", "Imaging", "MacLink", "Durable"]),

@@ -1,8 +1,8 @@
 import COpenSSL
-import Companion
 import Crypto
 import Durable
 import Foundation
+import Model
 
 /// Why the channel to the Mac failed. The message says what happened and what to do.
 public struct LinkError: Error, Equatable, CustomStringConvertible {

@@ -1,7 +1,7 @@
-import Companion
 import Crypto
 import Durable
 import Foundation
+import Model
 import Register
 
 /// What the person at the Mac does with an offer.

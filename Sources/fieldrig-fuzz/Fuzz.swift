@@ -6,17 +6,19 @@ import FuzzTargets
 // `fieldrig-fuzz NAME FILE...`.
 
 /// The parser FIELDRIG_FUZZ names.
-func chosen() -> (@Sendable ([UInt8]) -> Void)? {
+func chosen() -> (@Sendable ([UInt8]) -> FuzzOutcome)? {
     let name = ProcessInfo.processInfo.environment["FIELDRIG_FUZZ"] ?? ""
     return FuzzTargets.all.first { $0.name == name }?.run
 }
 
 #if FUZZING
-    nonisolated(unsafe) var target: (@Sendable ([UInt8]) -> Void)? = nil
+    nonisolated(unsafe) var target: (@Sendable ([UInt8]) -> FuzzOutcome)? = nil
 
     @_cdecl("LLVMFuzzerTestOneInput")
     public func fuzzOne(_ data: UnsafePointer<UInt8>, _ count: Int) -> CInt {
-        target?(Array(UnsafeBufferPointer(start: data, count: count)))
+        if case .broken(let promise)? = target?(Array(UnsafeBufferPointer(start: data, count: count))) {
+            fatalError("promise broken: \(promise)")
+        }
         return 0
     }
 
@@ -49,10 +51,19 @@ func chosen() -> (@Sendable ([UInt8]) -> Void)? {
                     Data("usage: fieldrig-fuzz NAME FILE... (NAME: \(FuzzTargets.all.map(\.name).joined(separator: ", ")))\n".utf8))
                 exit(2)
             }
+            var broken = false
             for file in arguments.dropFirst() {
-                guard let data = FileManager.default.contents(atPath: file) else { continue }
-                run(Array(data))
+                guard let data = FileManager.default.contents(atPath: file) else {
+                    FileHandle.standardError.write(Data("\(file): cannot be read\n".utf8))
+                    broken = true
+                    continue
+                }
+                if case .broken(let promise) = run(Array(data)) {
+                    FileHandle.standardError.write(Data("\(file): promise broken: \(promise)\n".utf8))
+                    broken = true
+                }
             }
+            exit(broken ? 1 : 0)
         }
     }
 #endif

@@ -22,19 +22,33 @@ struct FuzzTests {
         let seeds = inputs("corpus", target)
         #expect(!seeds.isEmpty, "Devices/fuzz/corpus/\(target) is empty")
         for file in seeds + inputs("regressions", target) {
-            run(Array(try Data(contentsOf: URL(fileURLWithPath: file))))
+            let outcome = run(Array(try Data(contentsOf: URL(fileURLWithPath: file))))
+            if case .broken(let promise) = outcome { Issue.record("\(file): \(promise)") }
         }
     }
 
-    @Test("the targets take inputs no seed has: empty, huge lengths, and bytes that are not UTF-8")
-    func edges() {
+    @Test("the targets take inputs no seed has: empty, huge lengths, and bytes that are not UTF-8; each refused with words")
+    func edges() throws {
         let odd: [[UInt8]] = [
             [], [0xFF, 0xFE, 0x00], Array(repeating: 0xFF, count: 4096), [0x7F, 0xFF, 0xFF, 0xFF] + Array("{}".utf8),
             Array("fps 240\nhold a.png 86400\n".utf8), Array("busy@99999999999999999999\nbusy#-1\n".utf8),
         ]
-        for target in FuzzTargets.all {
-            for bytes in odd { target.run(bytes) }
+        var outcomes: [String: [FuzzOutcome]] = [:]
+        for target in FuzzTargets.all { outcomes[target.name] = odd.map(target.run) }
+        for (name, results) in outcomes {
+            for case .broken(let promise) in results { Issue.record("\(name): \(promise)") }
         }
+        // None of the odd inputs is an image, a frame on the wire or a scanned code.
+        for name in ["image", "wire", "payload"] {
+            #expect(try #require(outcomes[name]).allSatisfy { if case .refused = $0 { true } else { false } }, "\(name)")
+        }
+        let hugeTime = "'99999999999999999999' is not one: write seconds from 0 to 86400 like 0.25, at most 6 decimals."
+        #expect(outcomes["fault"]?.last == .refused("'busy@99999999999999999999' is not a fault: after @ comes a time; " + hugeTime))
+        #expect(outcomes["fault"]?.first == .accepted)
+        guard case .refused(let sequence)? = outcomes["sequence"]?[4] else { throw Failure("a day-long hold was not refused") }
+        #expect(
+            sequence.hasSuffix(
+                "sequence:2: the sequence would list more than 120000 frames: shorten the hold, or play it with 'end loop'"))
     }
 
     @Test("the targets that need a folder leave nothing in the temporary folder")
@@ -47,8 +61,13 @@ struct FuzzTests {
         }
         let before = scratches()
         for target in FuzzTargets.all where ["sequence", "register"].contains(target.name) {
-            for file in inputs("corpus", target.name).prefix(3) { target.run(Array(try Data(contentsOf: URL(fileURLWithPath: file)))) }
+            for file in inputs("corpus", target.name).prefix(3) { _ = target.run(Array(try Data(contentsOf: URL(fileURLWithPath: file)))) }
         }
         #expect(scratches() == before)
     }
+}
+
+struct Failure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
 }

@@ -23,18 +23,31 @@ struct CorpusCase: Decodable, CustomTestStringConvertible, Sendable {
     var testDescription: String { name }
 }
 
-func loadCorpus(_ file: String) -> [CorpusCase] {
-    guard let text = try? String(contentsOfFile: "\(root)/Devices/serials/\(file)", encoding: .utf8) else { return [] }
-    return text.split(separator: "\n").compactMap { try? JSONDecoder().decode(CorpusCase.self, from: Data($0.utf8)) }
+/// The cases of a corpus file, and each line that is not one (FILE:LINE: why); a missing file is one.
+func loadCorpus(_ file: String) -> (cases: [CorpusCase], problems: [String]) {
+    let text: String
+    do { text = try String(contentsOfFile: "\(root)/Devices/serials/\(file)", encoding: .utf8) } catch {
+        return ([], ["\(file): cannot be read (\(error.localizedDescription))"])
+    }
+    var cases: [CorpusCase] = []
+    var problems: [String] = []
+    for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() where !line.isEmpty {
+        do { cases.append(try JSONDecoder().decode(CorpusCase.self, from: Data(line.utf8))) } catch {
+            problems.append("\(file):\(number + 1): not a case (\(error))")
+        }
+    }
+    return (cases, problems)
 }
 
-let corpus = loadCorpus("corpus.jsonl") + loadCorpus("regressions.jsonl")
+let corpusFiles = [loadCorpus("corpus.jsonl"), loadCorpus("regressions.jsonl")]
+let corpus = corpusFiles.flatMap(\.cases)
 
 @Suite("The serial corpus")
 struct CorpusTests {
-    @Test("the corpus has at least 300 cases")
+    @Test("the corpus has at least 300 cases, and every line of its files is one")
     func size() {
         #expect(corpus.count >= 300)
+        #expect(corpusFiles.flatMap(\.problems) == [])
     }
 
     @Test(
