@@ -1,4 +1,5 @@
 import Imaging
+import Model
 
 /// A camera: a real webcam, a recorded sequence, or one of those with faults injected (RIG-1).
 ///

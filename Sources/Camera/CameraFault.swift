@@ -1,3 +1,4 @@
+import Model
 /// A fault written in Swift: `.busy` (at start), `.busy(at: 0.3)`, `.stopped(atFrame: 12,
 /// clears: .onForeground)`. It reads as the text `fieldrig read --fault` takes (its
 /// `description`), and a time given as a Double is taken as it is, rounded to the clock's

@@ -1,4 +1,5 @@
 import Foundation
+import Model
 
 /// Where frames come from, as a person names it on the command line or in a scenario.
 public enum CameraSource: Sendable, Hashable, CustomStringConvertible {

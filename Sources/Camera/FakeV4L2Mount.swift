@@ -1,5 +1,6 @@
 import Foundation
 import Imaging
+import Model
 
 /// The fake V4L2 device (Devices/fake-v4l2) mounted in a temporary folder, for tests and benchmarks.
 ///

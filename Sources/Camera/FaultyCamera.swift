@@ -1,3 +1,4 @@
+import Model
 /// When a trouble that came mid-stream clears.
 public enum Recovery: Sendable, Hashable {
     /// It never clears while the camera runs.

@@ -1,4 +1,5 @@
 import Imaging
+import Model
 
 /// Plays a `FrameSequence` as a camera: each frame at its recorded time, then ends or loops.
 ///

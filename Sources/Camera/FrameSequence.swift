@@ -1,6 +1,7 @@
 import Durable
 import Foundation
 import Imaging
+import Model
 
 /// A recorded or generated run of frames with their timing: a folder holding a `sequence` file.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import Imaging
+import Model
 
 /// Writes frames into a new sequence folder that `FileSequenceCamera` plays back.
 ///

@@ -2,6 +2,7 @@ import CV4L2
 import Durable
 import Foundation
 import Imaging
+import Model
 
 #if canImport(Glibc)
     import Glibc

@@ -1,3 +1,4 @@
+import Model
 /// The exact words the person sees, in one place. Quoted from the product documentation; note the
 /// typographic `…` and `’`.
 public enum Copy {

@@ -1,4 +1,5 @@
 import Foundation
+import Model
 
 /// "Add it by hand" (INTAKE-1): a form that needs no lens, offered in every camera state.
 /// What the person types is written only when they save it (INTAKE-3).

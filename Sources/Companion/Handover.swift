@@ -1,3 +1,4 @@
+import Model
 /// "Send to the Mac" (HANDOVER-1..9): the phone offers its register, the Mac decides, and the
 /// phone never claims an outcome it cannot know.
 public struct HandoverScreen: Sendable, Hashable {

@@ -1,3 +1,4 @@
+import Model
 /// One row of an asset's history, as every screen and the terminal draw it: the actor line, the
 /// right-hand stamp, the tracked field's legend, and the old value struck through beside the new.
 ///

@@ -1,3 +1,4 @@
+import Model
 /// Pairing with the Mac from its pairing code (PAIR-1..3), on the phone.
 ///
 /// The code was proven on the scan sheet. The phone then reaches the Mac over TLS, presenting its

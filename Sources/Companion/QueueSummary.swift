@@ -1,3 +1,4 @@
+import Model
 /// Why the queue is not moving, when it knows (QUEUE-3).
 public enum QueueStall: Sendable, Hashable {
     case noMacPaired

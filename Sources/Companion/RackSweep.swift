@@ -1,3 +1,4 @@
+import Model
 /// One asset tag seen during a sweep.
 public struct SweptTag: Sendable, Hashable {
     public var tag: String

@@ -1,3 +1,4 @@
+import Model
 /// What a route off the scan sheet needs in order to work.
 public enum Requirement: Sendable, Hashable {
     case camera

@@ -1,3 +1,4 @@
+import Model
 /// What the scan sheet knows of the register: enough to prove tags and draw walk-round cards.
 public struct ScanContext: Sendable, Hashable {
     public var registerID: String

@@ -1,3 +1,4 @@
+import Model
 import Serials
 
 /// "Photograph a serial instead" (SERIAL-1..8): the read settles by itself, the chooser comes up on

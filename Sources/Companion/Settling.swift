@@ -1,3 +1,4 @@
+import Model
 import Serials
 
 /// One distinct value the camera read while settling, and every place it was read.

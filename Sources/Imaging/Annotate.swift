@@ -1,4 +1,5 @@
 import CLeptonica
+import Model
 
 /// A box to draw over a frame, with a caption and a colour.
 public struct Mark: Sendable {

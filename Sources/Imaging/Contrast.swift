@@ -1,3 +1,4 @@
+import Model
 extension Frame {
     /// A copy of the frame with its contrast stretched locally: each pixel placed between the
     /// darkest and the lightest levels around it, so print keeps its strokes where glare washed

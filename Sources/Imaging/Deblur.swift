@@ -1,4 +1,5 @@
 import Foundation
+import Model
 
 extension Frame {
     /// A copy of the frame with the part inside `box` sharpened along its rows: print smeared

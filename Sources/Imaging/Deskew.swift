@@ -1,4 +1,5 @@
 import CLeptonica
+import Model
 
 #if canImport(Glibc)
     import Glibc

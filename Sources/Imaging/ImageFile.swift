@@ -1,5 +1,6 @@
 import CLeptonica
 import Durable
+import Model
 
 #if canImport(Glibc)
     import Glibc

@@ -1,4 +1,5 @@
 import CLeptonica
+import Model
 
 /// Leptonica prints its warnings on stderr by default; the rig reports errors itself.
 private let leptonicaSilenced: Void = {

@@ -1,4 +1,5 @@
 import CQRencode
+import Model
 
 /// QR codes drawn as gray frames: asset tags and pairing codes, for fixtures and for printing.
 public enum QRCodeImage {

@@ -1,3 +1,4 @@
+import Model
 /// What a frame is worth reading for print, measured cheaply on a grid of its pixels.
 public struct FrameQuality: Sendable, Equatable {
     /// The spread of its grey levels, from the 2nd to the 98th percentile: print on a label

@@ -1,3 +1,4 @@
+import Model
 /// A frame reduced to black and white at one gray level.
 extension Frame {
     /// The gray level that best parts the frame's pixels into a dark class and a light one

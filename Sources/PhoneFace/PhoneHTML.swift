@@ -1,4 +1,5 @@
 import Companion
+import Foundation
 import Model
 
 /// What the phone shows at one moment, screen by screen: whichever are open. The renderer draws

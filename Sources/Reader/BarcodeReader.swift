@@ -1,5 +1,6 @@
 import CZBar
 import Imaging
+import Model
 
 /// Reads every barcode in a gray frame: zbar for EAN/UPC, Code 128/93/39, Codabar, ITF and QR,
 /// then for the linear codes again in the frame made black and white; zxing-cpp for what zbar

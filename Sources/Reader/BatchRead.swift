@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Imaging
+import Model
 
 /// Many image files read side by side, each worker with its own engines, delivered in order.
 public enum BatchRead {

@@ -1,4 +1,5 @@
 import Imaging
+import Model
 
 /// Remembers what a reader read in each distinct frame, so a recording that holds one picture
 /// for a second is read once, not thirty times. Exact: a frame is found again only when every

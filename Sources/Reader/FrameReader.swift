@@ -1,5 +1,6 @@
 import Foundation
 import Imaging
+import Model
 
 /// Reads barcodes and printed text in the same pass over each frame (SCAN-1).
 ///

@@ -1,4 +1,5 @@
 import Imaging
+import Model
 
 /// Anything that reads a frame in one pass: the real reader, or a cache in front of it.
 public protocol FrameReading: AnyObject {

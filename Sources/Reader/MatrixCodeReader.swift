@@ -1,5 +1,6 @@
 import CZXing
 import Imaging
+import Model
 
 /// Reads the codes zbar cannot with zxing-cpp: DataMatrix (GS1 DataMatrix too), PDF417, Aztec
 /// and Micro QR, upright or rotated; and, on a frame given inverted, every format (codes printed

@@ -1,4 +1,5 @@
 import Imaging
+import Model
 
 /// A decoded barcode symbol.
 public struct BarcodeSymbol: Sendable, Hashable {

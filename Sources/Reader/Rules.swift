@@ -1,4 +1,5 @@
 import Imaging
+import Model
 
 /// The ruled lines of a label painted out before its text is read: a table's rules, the box
 /// round a value, an underline.

@@ -1,5 +1,6 @@
 import CTesseract
 import Imaging
+import Model
 
 #if canImport(Glibc)
     import Glibc

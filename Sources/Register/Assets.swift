@@ -1,4 +1,5 @@
 import Foundation
+import Model
 
 extension Register {
     /// Every asset, by tag.

@@ -1,4 +1,5 @@
 import Foundation
+import Model
 
 /// The register as it is handed to a Mac (HANDOVER-2, HANDOVER-5): the assets and the sites,
 /// people, vendors and agreements around them, in a versioned format, without photographs.

@@ -1,5 +1,6 @@
 import Durable
 import Foundation
+import Model
 
 extension Register {
     /// Queues a kept capture (QUEUE-1: kept first, queued second), or records why it stays kept

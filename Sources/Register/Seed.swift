@@ -1,5 +1,6 @@
 import Durable
 import Foundation
+import Model
 
 /// A register's starting contents, as Swift values (for tests and scenarios): built in one call.
 public struct RegisterSeed: Sendable {

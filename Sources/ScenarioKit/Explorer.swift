@@ -1,5 +1,6 @@
 import Companion
 import Foundation
+import Model
 import Reader
 
 /// Random legal actions and faults, the always-on invariants after every step, and the shortest

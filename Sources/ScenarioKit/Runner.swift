@@ -1,9 +1,11 @@
 import Companion
 import Crypto
 import Foundation
+import MacLink
 import PhoneFace
 import Reader
 import Register
+import Shell
 
 /// What became of one scenario.
 public struct ScenarioResult: Sendable {

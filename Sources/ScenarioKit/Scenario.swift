@@ -1,5 +1,6 @@
 import Camera
 import Companion
+import Foundation
 import MacLink
 import Register
 

@@ -1,7 +1,10 @@
+import Companion
 import Crypto
 import Imaging
+import MacLink
 import Model
 import PhoneFace
+import Shell
 
 /// Records a scenario as it runs, for `fieldrig scenarios --trace`: after each step the phone as
 /// the renderer draws it, the queue and the handover, and a filmstrip of the frames the camera

@@ -2,7 +2,9 @@ import Camera
 import Companion
 import Foundation
 import MacLink
+import Model
 import Register
+import Shell
 
 // The steps QA write. Each takes the caller's file and line, so a failure points at the scenario.
 

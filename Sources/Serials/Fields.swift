@@ -1,3 +1,4 @@
+import Model
 /// The keywords of a printed line, and the values they name.
 enum Keywords {
     enum Kind { case serial, expressServiceCode, other, none }

@@ -1,3 +1,4 @@
+import Model
 /// What a position of a serial may hold, where a vendor's format fixes it.
 enum CharClass: Equatable {
     case digit, letter, any

@@ -1,3 +1,4 @@
+import Model
 /// Why a barcode/print disagreement planted on a label was not shown as one, from what was read:
 /// `fieldrig bench serials` says it beside the miss, so a disagreement lost to reading (the
 /// print misread, the barcode not decoded) is told from one the extractor lost.

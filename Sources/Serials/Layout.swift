@@ -1,3 +1,5 @@
+import Foundation
+import Model
 /// Where a label puts a value relative to its keyword, read from the boxes: the printed lines
 /// rebuilt so that each keyword line carries its value, whichever box the value was printed in.
 ///

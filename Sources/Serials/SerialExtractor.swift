@@ -1,3 +1,5 @@
+import Foundation
+import Model
 /// How a candidate is backed: a barcode and the print agree, or only one of them read it.
 public enum Evidence: String, Sendable, Hashable {
     case agree, barcode, text

@@ -1,5 +1,6 @@
 import Camera
 import Imaging
+import Model
 import Reader
 
 /// A frame the camera delivered, read as far as its screen asks: its barcodes first (what a

@@ -1,5 +1,6 @@
 import Companion
 import Foundation
+import Model
 import Register
 
 /// The child of the crash harness: writes stamps and captures in a loop, printing each one only

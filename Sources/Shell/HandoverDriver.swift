@@ -1,6 +1,7 @@
 import Companion
 import Foundation
 import MacLink
+import Model
 import Register
 
 /// Carries out the handover screen's effects: stores the offer's id in the register, sends the

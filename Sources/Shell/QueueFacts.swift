@@ -1,4 +1,5 @@
 import Companion
+import Model
 import Register
 
 extension QueueFacts {

@@ -1,5 +1,6 @@
 import Camera
 import Companion
+import Model
 import Reader
 
 /// Drives "Photograph a serial instead" from a camera: frames read in one pass become the

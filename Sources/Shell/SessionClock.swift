@@ -1,4 +1,5 @@
 import Foundation
+import Model
 import Register
 
 /// The time a shell runs on: virtual in scenarios (it jumps, nobody waits), or real in the live

@@ -1,4 +1,5 @@
 import Imaging
+import Model
 
 /// Which frames of a live read get the text pass, the expensive one (a frame's barcodes are
 /// always read). The camera delivers thirty frames a second and one text pass costs several

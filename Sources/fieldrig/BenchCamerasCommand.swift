@@ -2,6 +2,7 @@ import Camera
 import Durable
 import Foundation
 import Imaging
+import Model
 import Reader
 
 #if canImport(Glibc)

@@ -1,5 +1,6 @@
 import Foundation
 import Imaging
+import Model
 import Reader
 
 /// `fieldrig bench read`: how fast the reader is, against the command-line tools on the same frames.

@@ -1,5 +1,6 @@
 import Foundation
 import MacLink
+import Model
 import Register
 import Shell
 

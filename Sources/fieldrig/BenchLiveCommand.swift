@@ -1,6 +1,7 @@
 import Camera
 import Companion
 import Foundation
+import Model
 import Reader
 import Serials
 import Shell

@@ -1,4 +1,5 @@
 import Foundation
+import Model
 import Register
 
 /// `fieldrig bench register`: stamps and captures per second on this machine.

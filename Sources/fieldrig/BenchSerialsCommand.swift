@@ -1,5 +1,6 @@
 import Companion
 import Foundation
+import Model
 import Reader
 import Serials
 import Shell

@@ -2,6 +2,7 @@ import Camera
 import Companion
 import Durable
 import Foundation
+import Model
 import PageServer
 import PhoneFace
 import Reader

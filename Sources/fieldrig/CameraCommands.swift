@@ -2,6 +2,7 @@ import Camera
 import Durable
 import Foundation
 import Imaging
+import Model
 import Reader
 
 /// `fieldrig cameras`: the V4L2 devices present and what each offers.

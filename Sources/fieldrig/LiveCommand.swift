@@ -1,6 +1,8 @@
 import Camera
 import Companion
 import Foundation
+import Model
+import PageServer
 import PhoneFace
 import Reader
 import Register

@@ -2,6 +2,7 @@ import Companion
 import Foundation
 import Imaging
 import MacLink
+import Model
 import Register
 import Shell
 

@@ -1,3 +1,4 @@
+import Model
 import Testing
 
 @testable import Companion

@@ -1,3 +1,5 @@
+import Foundation
+import Model
 import Testing
 
 @testable import Companion

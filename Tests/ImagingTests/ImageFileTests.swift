@@ -1,4 +1,5 @@
 import Foundation
+import Model
 import Testing
 
 @testable import Imaging

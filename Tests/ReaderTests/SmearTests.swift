@@ -1,5 +1,6 @@
 import Foundation
 import Imaging
+import Model
 import Testing
 
 @testable import Reader

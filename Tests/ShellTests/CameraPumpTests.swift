@@ -1,5 +1,6 @@
 import Camera
 import Imaging
+import Model
 import Reader
 import Register
 import Shell

@@ -1,4 +1,5 @@
 import Foundation
+import Model
 import Register
 import Shell
 import Testing

@@ -1,6 +1,7 @@
 import Camera
 import Foundation
 import Imaging
+import Model
 import Reader
 import Register
 import Shell

@@ -1,5 +1,6 @@
 import Camera
 import Foundation
+import Model
 import Reader
 import Register
 import Shell

@@ -1,4 +1,5 @@
 import Imaging
+import Model
 import Testing
 
 @testable import Shell

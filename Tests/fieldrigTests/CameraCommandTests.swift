@@ -1,6 +1,7 @@
 import Camera
 import Foundation
 import Imaging
+import Model
 import Testing
 
 @Suite("fieldrig read --camera, record, cameras")

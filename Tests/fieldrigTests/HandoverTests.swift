@@ -1,6 +1,7 @@
 import Companion
 import Foundation
 import MacLink
+import Model
 import Register
 import Testing
 

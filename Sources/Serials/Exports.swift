@@ -1,2 +1,0 @@
-// Everything built on this module speaks the vocabulary in Model.
-@_exported import Model
