@@ -59,7 +59,7 @@ let pairingWhileSendToTheMacIsOpen = Scenario(
     openHandover()
     expectSendIt(detail: "Pair with the Mac first.", enabled: false)
     tapPairWithMac()
-    openScan()
+    expectPairingSheetInPlace()
     wait(0.35)
     tapNumbersMatch()
     macConfirmsNumber()
@@ -122,4 +122,65 @@ let forgottenPhoneHandoverProblem = Scenario(
     tapSendIt()
     expectHandoverProblem("this Mac has not paired with this iPhone: pair again")
     expectMacOffers(0)
+}
+
+let keptThenQueuedAcrossARestart = Scenario(
+    "a photograph kept without queueing survives a restart, and goes up once queued",
+    rules: ["QUEUE-1", "QUEUE-2", "QUEUE-5"], phone: Phone(camera: "desk-only", mac: .paired())
+) {
+    keepPhotograph(of: "MF-0001")
+    expectSummary(["1 kept on this phone, not queued to send yet"])
+    restartApp()
+    expectSummary(["1 kept on this phone, not queued to send yet"])
+    queuePhotograph(of: "MF-0001")
+    expectSummary(["1 still going up"])
+    pushUploads()
+    expectSummary(["All sent"])
+    expectMacHolds(photographs: 1)
+}
+
+let pairingCancelled = Scenario(
+    "pairing cancelled on the phone before it finished: nothing pinned on either side",
+    rules: ["PAIR-2", "PAIR-3"], phone: Phone(camera: "pairing-code", mac: .notPaired)
+) {
+    openScan()
+    wait(0.35)
+    expectPairingTitle("Pair with Studio Mac")
+    tapNumbersMatch()
+    tapCancelPairing()
+    expectPairing(lines: ["Pairing did not finish: it was cancelled", "Nothing was paired."], buttons: ["Done"])
+    expectPinned(phone: false, mac: false)
+}
+
+let macOffTheNetworkWhilePairing = Scenario(
+    "the Mac off the network during a first pairing: pairing does not finish, nothing pinned",
+    rules: ["PAIR-2", "PAIR-3"], phone: Phone(camera: "pairing-code", mac: .notPaired)
+) {
+    macLeavesNetwork()
+    openScan()
+    wait(0.35)
+    expectPairing(lines: ["Pairing did not finish: Studio Mac is not on this network", "Nothing was paired."], buttons: ["Done"])
+    expectPinned(phone: false, mac: false)
+    macReturns()
+    openScan()
+    wait(0.35)
+    expectPairing(lines: comparing, buttons: ["They match", "They don’t match"])
+}
+
+let replyToTheOfferLost = Scenario(
+    "the Mac's reply to an offer is lost: Send it again offers the same id, and the Mac holds one offer",
+    rules: ["HANDOVER-7", "HANDOVER-6"], phone: Phone(camera: "desk-only", mac: .paired())
+) {
+    openHandover()
+    macReplyIsLost()
+    tapSendIt()
+    expectHandover(heading: "Not sent yet")
+    expectMacOffers(1)
+    tapSendIt()
+    expectHandover(heading: "With Studio Mac now")
+    expectMacOffers(1)
+    expect("the offer resent under the id it was stored with") { world in
+        let id = try world.register.currentTransfer()?.id
+        return id == "transfer-1" ? nil : "the stored offer is \(id ?? "none")"
+    }
 }

@@ -356,6 +356,9 @@ public final class InProcessLink: MacConnection {
     /// What the Mac sees instead of the phone's certificate: somebody relaying in between with
     /// their own certificate.
     public var relayedAs: String?
+    /// The next request reaches the Mac, and its reply is lost on the way back (the phone sees
+    /// nothing answer); the one after is answered as usual.
+    public var losesNextReply = false
     public let now: () -> Timestamp
 
     public init(mac: SimulatedMac, fingerprint: String, key: [UInt8] = [], phoneFingerprint: String, now: @escaping () -> Timestamp) {
@@ -371,7 +374,12 @@ public final class InProcessLink: MacConnection {
         guard reachable else { throw LinkError(.unreachable) }
         guard presented == pin else { throw LinkError(.notThePairedMac(presented: presented)) }
         if let expectedKey, expectedKey != presentedKey { throw LinkError(.notThePairedMac(presented: presented)) }
-        return mac.handle((request, body), from: relayedAs ?? phoneFingerprint, at: now())
+        let reply = mac.handle((request, body), from: relayedAs ?? phoneFingerprint, at: now())
+        if losesNextReply {
+            losesNextReply = false
+            throw LinkError(.unreachable)
+        }
+        return reply
     }
 }
 

@@ -41,18 +41,55 @@ public struct Explorer {
     /// `runs` runs of `steps` random moves from `seed`; the first that breaks an invariant,
     /// shrunk, or nil when every invariant held. The same seed gives the same runs.
     public func explore(seed: UInt64, steps: Int, runs: Int) -> Finding? {
+        survey(seed: seed, steps: steps, runs: runs).finding
+    }
+
+    /// What a survey of random runs found, and how many of its runs reached each of `milestones`.
+    public struct Survey: Sendable {
+        public var finding: Finding?
+        public var reached: [String: Int]
+        public var runs: Int
+    }
+
+    /// States worth reaching that need several moves in a row, each told by its transcript.
+    public static let milestones: [(name: String, reached: @Sendable ([String]) -> Bool)] = [
+        ("pairing cancelled", { $0.contains { $0.contains("Pairing did not finish: it was cancelled") } }),
+        ("the pairing sheet opened in place", { $0.contains { $0.contains("pairing sheet over Send to the Mac") } }),
+        (
+            "an offer whose reply was lost",
+            { lines in
+                guard let lost = lines.firstIndex(where: { $0.contains("the Mac's reply to the next request is lost") }) else {
+                    return false
+                }
+                return lines[lost...].contains { $0.contains("handover: Not sent yet") }
+            }
+        ),
+    ]
+
+    /// `explore`, counting the runs that reached each milestone on the way.
+    public func survey(seed: UInt64, steps: Int, runs: Int) -> Survey {
         var random = SeededRandom(seed: seed)
+        var survey = Survey(finding: nil, reached: [:], runs: 0)
         for run in 1...max(1, runs) {
             let (phone, phoneCode) = Self.randomPhone(&random)
             let moves = (0..<steps).map { _ in Self.randomMove(&random) }
+            let result = runner.run(Scenario("explore", rules: [], phone: phone) { moves.map(\.step) }, reader: reader, prepare: prepare)
+            survey.runs = run
+            for milestone in Self.milestones where milestone.reached(result.transcript) { survey.reached[milestone.name, default: 0] += 1 }
             let check = { (moves: [Move]) in self.failure(of: moves, phone: phone) ?? self.difference(of: moves, phone: phone) }
-            guard let failure = check(moves) else { continue }
+            guard let failure = Self.finding(result.failure) ?? difference(of: moves, phone: phone) else { continue }
             let shrunk = shrink(moves, failing: check)
-            return Finding(
+            survey.finding = Finding(
                 seed: seed, run: run, failure: failure, original: moves.count, moves: shrunk, shrunkFailure: check(shrunk) ?? "",
                 phoneCode: phoneCode)
+            break
         }
-        return nil
+        return survey
+    }
+
+    /// A run's failure when it is a broken rule; a move that could not be carried out is not one.
+    static func finding(_ failure: String?) -> String? {
+        failure.flatMap { $0.contains("]: after “") ? $0 : nil }
     }
 
     /// With `repeats` above 1, where the transcripts of the same moves run again first differ.
@@ -72,9 +109,8 @@ public struct Explorer {
     /// The invariant a run of moves breaks, or nil. A move that could not be carried out ends the
     /// run but is not a finding: only a broken rule is.
     public func failure(of moves: [Move], phone: Phone) -> String? {
-        let failure = runner.run(Scenario("explore", rules: [], phone: phone) { moves.map(\.step) }, reader: reader, prepare: prepare)
-            .failure
-        return failure.flatMap { $0.contains("]: after “") ? $0 : nil }
+        Self.finding(
+            runner.run(Scenario("explore", rules: [], phone: phone) { moves.map(\.step) }, reader: reader, prepare: prepare).failure)
     }
 
     /// One generated action: the Swift that writes it, and the step itself.
@@ -169,7 +205,7 @@ public struct Explorer {
     static func otherScreens(_ random: inout SeededRandom) -> Move {
         let file = "explore"
         let line = 0
-        switch Int.random(in: 0..<20, using: &random) {
+        switch Int.random(in: 0..<25, using: &random) {
         case 0: return Move(code: "openPhotographSerial()", step: openPhotographSerial(file: file, line: line))
         case 1: return Move(code: "tapRow(0)", step: tapRow(0, file: file, line: line))
         case 2: return Move(code: "tapUseThisSerial()", step: tapUseThisSerial(file: file, line: line))
@@ -195,6 +231,13 @@ public struct Explorer {
         case 16: return Move(code: "theImpostorLeaves()", step: theImpostorLeaves(file: file, line: line))
         case 17: return Move(code: "networkDropsDuringPush(after: 1)", step: networkDropsDuringPush(after: 1, file: file, line: line))
         case 18: return Move(code: "tapNumbersMatch()", step: tapNumbersMatch(file: file, line: line))
+        case 19: return Move(code: "tapCancelPairing()", step: tapCancelPairing(file: file, line: line))
+        case 20: return Move(code: "tapPairWithMac()", step: tapPairWithMac(file: file, line: line))
+        case 21: return Move(code: "macReplyIsLost()", step: macReplyIsLost(file: file, line: line))
+        case 22:
+            let tag = ["MF-0001", "MF-0012"][Int.random(in: 0..<2, using: &random)]
+            return Move(code: "keepPhotograph(of: \"\(tag)\")", step: keepPhotograph(of: tag, bytes: 4000, file: file, line: line))
+        case 23: return Move(code: "queuePhotograph(of: \"MF-0001\")", step: queuePhotograph(of: "MF-0001", file: file, line: line))
         default: return Move(code: "tapPairingCheckAgain()", step: tapPairingCheckAgain(file: file, line: line))
         }
     }

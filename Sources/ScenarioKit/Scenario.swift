@@ -71,6 +71,12 @@ public struct Step: Sendable {
         case decideUpload(tag: String, retry: Bool)
         case networkDrops(afterUploads: Int)
         case photograph(tag: String, bytes: Int)
+        /// A photograph kept on the phone, not yet queued.
+        case keepPhotograph(tag: String, bytes: Int)
+        /// The last kept photograph of `tag` that is not queued, queued now.
+        case queuePhotograph(tag: String)
+        /// The Mac takes the next request, and its reply never reaches the phone.
+        case macReplyLost
         case pushUploads
         case macReachable(Bool)
         case macDecides(accept: Bool)

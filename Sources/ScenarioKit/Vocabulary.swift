@@ -40,6 +40,18 @@ public func returnToForeground(file: String = #filePath, line: Int = #line) -> S
 public func takePhotograph(of tag: String, bytes: Int = 200_000, file: String = #filePath, line: Int = #line) -> Step {
     Step(.photograph(tag: tag, bytes: bytes), "photograph \(tag)", file: file, line: line)
 }
+/// A photograph kept on the phone and not queued yet (the shutter fired; the queue has not taken it).
+public func keepPhotograph(of tag: String, bytes: Int = 200_000, file: String = #filePath, line: Int = #line) -> Step {
+    Step(.keepPhotograph(tag: tag, bytes: bytes), "photograph \(tag), kept and not queued", file: file, line: line)
+}
+/// The last photograph of `tag` kept without being queued goes on the queue now.
+public func queuePhotograph(of tag: String, file: String = #filePath, line: Int = #line) -> Step {
+    Step(.queuePhotograph(tag: tag), "queue the kept photograph of \(tag)", file: file, line: line)
+}
+/// The Mac takes the phone's next request, and its reply is lost on the way back.
+public func macReplyIsLost(file: String = #filePath, line: Int = #line) -> Step {
+    Step(.macReplyLost, "the Mac's reply to the next request is lost", file: file, line: line)
+}
 public func pushUploads(file: String = #filePath, line: Int = #line) -> Step {
     Step(.pushUploads, "let the queue push", file: file, line: line)
 }
@@ -386,6 +398,10 @@ public func tapNumbersMatch(file: String = #filePath, line: Int = #line) -> Step
 public func tapNumbersDiffer(file: String = #filePath, line: Int = #line) -> Step {
     Step(.pairing(.tapNoMatch), "tap They don’t match", file: file, line: line)
 }
+/// Cancel on the phone's pairing screen, before it finished: the Mac is told, and nothing is pinned.
+public func tapCancelPairing(file: String = #filePath, line: Int = #line) -> Step {
+    Step(.pairing(.tapClose), "tap Cancel (pairing)", file: file, line: line)
+}
 /// On the phone's pairing screen, while the Mac's person has not answered yet.
 public func tapPairingCheckAgain(file: String = #filePath, line: Int = #line) -> Step {
     Step(.pairing(.tapCheckAgain), "tap Check again (pairing)", file: file, line: line)
@@ -421,6 +437,22 @@ public func expectPairing(lines: [String], buttons: [String], file: String = #fi
         guard let screen = world.pairing?.screen else { return "pairing is not open" }
         if screen.lines != lines { return "it said \(screen.lines)" }
         return screen.buttons == buttons ? nil : "its buttons were \(screen.buttons)"
+    }
+}
+
+/// The pairing screen's title, exactly ("Pair with Studio Mac").
+public func expectPairingTitle(_ title: String, file: String = #filePath, line: Int = #line) -> Step {
+    expectation("the pairing screen titled “\(title)”", file: file, line: line) { world in
+        guard let screen = world.pairing?.screen else { return "pairing is not open" }
+        return screen.title == title ? nil : "it was titled “\(screen.title)”"
+    }
+}
+
+/// Whether the scan sheet in front was opened in place by Send to the Mac's Pair row, over it.
+public func expectPairingSheetInPlace(file: String = #filePath, line: Int = #line) -> Step {
+    expectation("the pairing sheet open in place over Send to the Mac", file: file, line: line) { world in
+        guard world.scan != nil, world.pairingSheetInPlace else { return "no pairing sheet was opened in place" }
+        return world.handover == nil ? "Send to the Mac is not open beneath it" : nil
     }
 }
 

@@ -111,6 +111,7 @@ public final class World {
                 mac: mac, fingerprint: macFingerprint, key: macKey, phoneFingerprint: World.phoneFingerprint,
                 now: { clock.timestamp(clock.now) })
             link.reachable = reachable
+            macOnNetwork = reachable
             try register.pair(Pairing(macName: name, address: "in-process", fingerprint: macFingerprint, pairedAt: clock.timestamp(.zero)))
             self.mac = mac
             self.link = link
@@ -183,7 +184,7 @@ public final class World {
                 now: { [clock] in clock.timestamp(clock.now) })
             link.pin = code.fingerprint
             link.expectedKey = code.publicKey
-            link.reachable = self.link?.reachable ?? true
+            link.reachable = macOnNetwork
             if let impostor = impostorFingerprint { link.presented = impostor }
             link.relayedAs = relayFingerprint
             pairingLink = link
@@ -212,6 +213,10 @@ public final class World {
         }
     }
 
+    /// Whether the Mac is on the phone's network, paired or not: a pairing reaches it only then.
+    private var macOnNetwork = true
+    /// Whether the scan sheet in front was opened in place by Send to the Mac's Pair row.
+    public private(set) var pairingSheetInPlace = false
     private var impostorFingerprint: String? = nil
     private var relayFingerprint: String? = nil
 
@@ -241,14 +246,24 @@ public final class World {
     private func openScanSheet(_ purpose: ScanSheet.Purpose) throws {
         bringToFront(.scan)
         scan = try ScanDriver(purpose: purpose, camera: camera, reader: reader, register: register, clock: clock)
+        scan!.beforeFrame = seams.beforeScanFrame
         openingsSeen = 0
+        pairingSheetInPlace = false
+    }
+
+    /// A photograph of `tag` of `bytes` bytes, kept in the register: the same bytes for the same
+    /// moment and count of photographs, so runs repeat.
+    private func keepPhotograph(of tag: String, bytes: Int) throws -> Capture {
+        var photo = [UInt8](repeating: 0, count: bytes)
+        for i in stride(from: 0, to: bytes, by: 97) { photo[i] = UInt8(truncatingIfNeeded: i &+ Int(clock.now.components.seconds)) }
+        photo[0] = UInt8(truncatingIfNeeded: try register.captures().count)
+        return try register.keepCapture(photo, tag: tag, at: clock.timestamp(clock.now))
     }
 
     private func act(_ action: Step.Action) throws {
         switch action {
         case .openScan(let purpose):
             try openScanSheet(purpose)
-            scan!.beforeFrame = seams.beforeScanFrame
             scan!.send(.opened)
         case .closeScan:
             scan?.pump.stop()
@@ -303,11 +318,18 @@ public final class World {
                 brokenByStep = "SCAN-9: the app came back and the camera, in a trouble its return may clear, was not tried again"
             }
         case .photograph(let tag, let bytes):
-            var photo = [UInt8](repeating: 0, count: bytes)
-            for i in stride(from: 0, to: bytes, by: 97) { photo[i] = UInt8(truncatingIfNeeded: i &+ Int(clock.now.components.seconds)) }
-            photo[0] = UInt8(truncatingIfNeeded: try register.captures().count)
-            let capture = try register.keepCapture(photo, tag: tag, at: clock.timestamp(clock.now))
+            try register.queue(try keepPhotograph(of: tag, bytes: bytes), at: clock.timestamp(clock.now))
+        case .keepPhotograph(let tag, let bytes):
+            _ = try keepPhotograph(of: tag, bytes: bytes)
+        case .queuePhotograph(let tag):
+            let queued = Set(try register.queueRows().map(\.capture.id))
+            guard let capture = try register.captures().last(where: { $0.tag == tag && !queued.contains($0.id) }) else {
+                throw ScenarioError("no photograph of \(tag) is kept without being queued")
+            }
             try register.queue(capture, at: clock.timestamp(clock.now))
+        case .macReplyLost:
+            guard let link else { throw ScenarioError("no Mac is paired, so no reply can be lost") }
+            link.losesNextReply = true
         case .pushUploads:
             if let link {
                 try register.queueKept(at: clock.timestamp(clock.now))
@@ -315,7 +337,8 @@ public final class World {
                     at: clock.timestamp(clock.now))
             }
         case .macReachable(let reachable):
-            // Only a paired Mac's connection comes and goes; with none paired there is nothing to flip.
+            macOnNetwork = reachable
+            pairingLink?.reachable = reachable
             guard let link else { break }
             link.reachable = reachable
             handover?.send(.connectionChanged(.paired(name: mac?.name ?? "Studio Mac", reachable: reachable)))
@@ -329,7 +352,15 @@ public final class World {
             handover = try HandoverDriver(register: register, connection: link, reachable: link?.reachable ?? false, clock: clock)
             handover!.send(.appeared(stored: try register.currentTransfer()))
         case .handover(let event):
+            let openings = handover?.pairingOpenings ?? 0
             handover?.send(event)
+            if let handover, handover.pairingOpenings > openings {
+                // The Pair row opens the pairing sheet in place: a Scan sheet over Send to the Mac,
+                // pointed at the Mac's pairing code (HANDOVER-4).
+                try openScanSheet(.intake)
+                scan!.send(.opened)
+                pairingSheetInPlace = true
+            }
         case .sendHandover:
             transfersMade += 1
             handover?.send(.tapSend(newTransfer: "transfer-\(transfersMade)"))
@@ -398,6 +429,7 @@ public final class World {
             let uploader = Uploader(register: register, receiver: LinkPhotoReceiver(connection: link))
             uploadOutcomes = try uploader.drain(at: clock.timestamp(clock.now), limit: afterUploads)
             link.reachable = false
+            macOnNetwork = false
             uploadOutcomes += try uploader.drain(at: clock.timestamp(clock.now))
             handover?.send(.connectionChanged(.paired(name: mac?.name ?? "Studio Mac", reachable: false)))
         case .typeName(let name):
@@ -457,6 +489,7 @@ public final class World {
     public var seen: String {
         var parts: [String] = []
         if let screen = scanScreen {
+            if pairingSheetInPlace { parts.append("pairing sheet over Send to the Mac") }
             parts.append("“\(screen.sentence)”")
             parts.append("routes: " + (screen.routeTitles.isEmpty ? "-" : screen.routeTitles.joined(separator: ", ")))
             if !screen.buttons.isEmpty { parts.append("buttons: " + screen.buttons.joined(separator: ", ")) }

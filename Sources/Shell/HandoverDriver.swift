@@ -12,8 +12,10 @@ public final class HandoverDriver {
     public var connection: (any MacConnection)?
     public let clock: any SessionClock
     public private(set) var log: [String] = []
-    /// Set when pairing was asked for.
-    public private(set) var pairingOpened = false
+    /// How many times the Pair with the Mac row opened the pairing sheet.
+    public private(set) var pairingOpenings = 0
+    /// Whether the Pair with the Mac row opened the pairing sheet.
+    public var pairingOpened: Bool { pairingOpenings > 0 }
 
     public init(register: Register, connection: (any MacConnection)?, reachable: Bool, clock: any SessionClock) throws(RegisterError) {
         self.register = register
@@ -32,7 +34,7 @@ public final class HandoverDriver {
     private func perform(_ effect: HandoverScreen.Effect) {
         switch effect {
         case .openPairing:
-            pairingOpened = true
+            pairingOpenings += 1
             log.append("opened: pairing")
         case .storeTransfer(let id):
             do {

@@ -51,8 +51,11 @@ enum ExploreCommand: Command {
         let devices = FileManager.default.fileExists(atPath: "Devices/sequences") ? "Devices" : ScenarioPaths.devices
         let explorer = Explorer(
             runner: ScenarioRunner(devices: devices), reader: CachingReader(try LiveRead.wrapReader()), repeats: options.integer(.repeats))
-        guard let finding = explorer.explore(seed: seed, steps: steps, runs: runs) else {
+        let survey = explorer.survey(seed: seed, steps: steps, runs: runs)
+        let reached = Explorer.milestones.map { "\($0.name) in \(survey.reached[$0.name] ?? 0)" }.joined(separator: ", ")
+        guard let finding = survey.finding else {
             emit("\(runs) runs of \(steps) steps (seed \(seed)): every invariant held after every step")
+            emit("reached: \(reached) of \(survey.runs) runs")
             return ExitCode.success
         }
         emit("run \(finding.run) of seed \(seed) broke an invariant: \(finding.failure)")

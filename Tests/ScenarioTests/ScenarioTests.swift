@@ -132,6 +132,13 @@ struct ScenarioToolsTests {
         #expect(again.run == finding.run && again.moves.map(\.code) == finding.moves.map(\.code))
     }
 
+    @Test("random runs reach pairing cancelled, the pairing sheet opened in place and an offer whose reply was lost")
+    func milestones() {
+        let survey = explorer(broken: false).survey(seed: 17, steps: 40, runs: 60)
+        #expect(survey.finding == nil && survey.runs == 60)
+        for milestone in Explorer.milestones { #expect(survey.reached[milestone.name, default: 0] > 0, "\(milestone.name)") }
+    }
+
     @Test("with repeats, a run whose transcripts differ is a finding, shrunk and named as not deterministic")
     func repeats() throws {
         let worlds = Locked(0)
