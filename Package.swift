@@ -50,7 +50,8 @@ let package = Package(
         .executableTarget(name: "scenario-catalog"),
         .plugin(name: "ScenarioCatalog", capability: .buildTool(), dependencies: ["scenario-catalog"]),
         .target(
-            name: "Scenarios", dependencies: ["ScenarioKit", "Companion", "Camera"], path: "Scenarios", exclude: ["README.md", "RULES"],
+            name: "Scenarios", dependencies: ["ScenarioKit", "Companion", "Camera"], path: "Scenarios",
+            exclude: ["README.md", "RULES", "Frames"],
             plugins: ["ScenarioCatalog"]),
         .executableTarget(
             name: "fieldrig",

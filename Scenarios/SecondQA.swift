@@ -184,3 +184,42 @@ let replyToTheOfferLost = Scenario(
         return id == "transfer-1" ? nil : "the stored offer is \(id ?? "none")"
     }
 }
+
+let aLabelThenATag = Scenario(
+    "a label, then a proven tag behind its offer: the tag opens once the offer is put away",
+    rules: ["SCAN-2", "SCAN-3", "SCAN-5"],
+    phone: Phone(shots: [.hold("labels/dell-latitude.png", for: 1.5), .hold("tags/mf-0004.png", for: 2.0)])
+) {
+    openScan()
+    wait(1.4)
+    expectOffer(containing: ["7XK2M93"])
+    wait(0.4)
+    expectOpened([])
+    putOfferAway()
+    wait(0.3)
+    expectOpened(["record MF-0004"])
+}
+
+let aPairingCodeWhileACardIsUp = Scenario(
+    "a pairing code comes into view while a walk-round card is up: pairing opens once NEXT clears the card",
+    rules: ["SCAN-4", "SCAN-5"], phone: Phone(shots: [.hold("tags/mf-0004.png", for: 1.0), .hold("tags/pairing-code.png", for: 1.0)])
+) {
+    openScan(.walkRound)
+    wait(1.5)
+    expectCard(tag: "MF-0004", name: "Core switch", reason: "Quarterly check of the comms room")
+    expectOpened([])
+    tapNext()
+    wait(0.3)
+    expectPairingTitle("Pair with Studio Mac")
+}
+
+let aTagHeldUpsideDown = Scenario(
+    "a tag held upside down, from a frame the scenario brings along, still opens its record",
+    rules: ["SCAN-2"], phone: Phone(shots: [.nothing(for: 0.2), .hold("Frames/mf-0004-upside-down.png", for: 1.0)])
+) {
+    openScan()
+    wait(0.1)
+    expectOpened([])
+    wait(0.4)
+    expectOpened(["record MF-0004"])
+}

@@ -19,6 +19,8 @@ public struct StepLocation: Sendable, Hashable, CustomStringConvertible {
 public struct Phone: Sendable {
     /// What the camera plays: a sequence folder under Devices/sequences, or a path.
     public var camera: String
+    /// What the camera plays when composed in Swift instead (`Phone(shots:)`); nil for `camera`.
+    public var shots: [Shot]?
     /// Faults, as `fieldrig read --fault` writes them: "busy", "stopped@2.0", "busy#10~foreground".
     public var faults: [String]
     public var register: RegisterSeed
@@ -54,6 +56,15 @@ extension Phone {
         mac: Mac = .notPaired
     ) {
         self.init(camera: camera, faults: faults.map(\.description), register: register, actor: actor, mac: mac)
+    }
+
+    /// The phone with a camera composed of shots: `[.recorded("dell-latitude-hold"),
+    /// .hold("tags/mf-0004.png", for: 1.0)]`, a label then a tag, with no recording of the two.
+    public init(
+        shots: [Shot], faults: [CameraFault] = [], register: RegisterSeed = .demo, actor: String? = "Sam Rivera", mac: Mac = .notPaired
+    ) {
+        self.init(camera: "composed", faults: faults, register: register, actor: actor, mac: mac)
+        self.shots = shots
     }
 }
 

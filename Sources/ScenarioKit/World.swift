@@ -87,7 +87,9 @@ public final class World {
         try register.apply(seed, at: clock.timestamp(.zero))
         var script = FaultScript()
         for fault in phone.faults { try script.add(parsing: fault) }
-        let source = phone.camera.hasPrefix("/") ? phone.camera : "\(devices)/sequences/\(phone.camera)"
+        let source =
+            try phone.shots.map { [folder] in try ShotSequence.write($0, devices: devices, to: folder) }
+            ?? (phone.camera.hasPrefix("/") ? phone.camera : "\(devices)/sequences/\(phone.camera)")
         camera = try CameraSource(parsing: source).open(faults: script)
         let identity = try Identity.load(pem: try String(contentsOfFile: "\(devices)/tags/studio-mac.pem", encoding: .utf8))
         macFingerprint = identity.fingerprint

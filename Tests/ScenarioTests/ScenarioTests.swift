@@ -204,6 +204,17 @@ struct RunnerDefectTests {
         )
     }
 
+    @Test("a composed camera names a frame it cannot find, with where it looked; no shots at all is refused too")
+    func composedCamera() {
+        let missing = runScenario(Scenario("missing", rules: [], phone: Phone(shots: [.hold("tags/nope.png", for: 1)])) { openScan() })
+        #expect(missing.failure?.contains("no frame 'tags/nope.png': looked for ") == true, "\(missing.failure ?? "")")
+        #expect(missing.failure?.contains("/Devices/tags/nope.png") == true, "\(missing.failure ?? "")")
+        let none = runScenario(Scenario("none", rules: [], phone: Phone(shots: [])) { openScan() })
+        #expect(none.failure?.contains("the camera was composed of no shots") == true, "\(none.failure ?? "")")
+        let recorded = runScenario(Scenario("recorded", rules: [], phone: Phone(shots: [.recorded("no-such-recording")])) { openScan() })
+        #expect(recorded.failure?.contains("no recorded sequence 'no-such-recording'") == true, "\(recorded.failure ?? "")")
+    }
+
     @Test("a rule id that is not in RULES fails the scenario before it runs, whatever its case")
     func unknownRules() {
         for rule in ["SCAN-99", "scan-6"] {
