@@ -1,4 +1,5 @@
 import Model
+
 /// Which scenarios a run takes: by name, by rule, one shard of several, and through which camera.
 public struct ScenarioSelection: Sendable {
     /// One of `count` equal shares, counted from 1: scenario k goes to shard k mod count.

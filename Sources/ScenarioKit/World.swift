@@ -13,19 +13,19 @@ import Shell
 public final class World {
     public let phone: Phone
     public let folder: String
-    public private(set) var register: Register
+    public internal(set) var register: Register
     public let clock = VirtualClock()
     public let camera: any CameraDevice
     public let reader: any FrameReading
     public let mac: SimulatedMac?
     /// The channel to the paired Mac; nil until a Mac is paired.
-    public private(set) var link: InProcessLink?
+    public internal(set) var link: InProcessLink?
     /// The channel a pairing uses: pinned to the scanned code's certificate and key.
-    public private(set) var pairingLink: InProcessLink?
-    public private(set) var pairing: PairingDriver? = nil
+    public internal(set) var pairingLink: InProcessLink?
+    public internal(set) var pairing: PairingDriver? = nil
     /// How many of the scan sheet's openings the world has acted on: of the sheet now open, so a
     /// new sheet counts from nothing.
-    private var openingsSeen = 0
+    var openingsSeen = 0
     /// The certificate fingerprint and key the Mac presents (Devices/tags/studio-mac.pem, whose
     /// key signed the recorded pairing code).
     public let macFingerprint: String
@@ -33,24 +33,24 @@ public final class World {
     /// The phone's certificate fingerprint, which the Mac pins.
     public static let phoneFingerprint = String(repeating: "9a", count: 32)
     /// Fixed series of nonces, so the comparison number is the same on every run.
-    private var phoneNonces = 0
-    public private(set) var scan: ScanDriver? = nil
-    public private(set) var handover: HandoverDriver? = nil
-    public private(set) var sweep: SweepDriver? = nil
+    var phoneNonces = 0
+    public internal(set) var scan: ScanDriver? = nil
+    public internal(set) var handover: HandoverDriver? = nil
+    public internal(set) var sweep: SweepDriver? = nil
     /// "Photograph a serial instead", while it is open.
-    public private(set) var serialDriver: SerialDriver? = nil
+    public internal(set) var serialDriver: SerialDriver? = nil
     /// The chooser as the person sees it.
     public var serial: SerialChooser? { serialDriver?.chooser }
     /// The serial the person confirmed with USE THIS SERIAL.
     public var usedSerial: String? { serialDriver?.usedSerial }
-    public private(set) var provisioning: ProvisioningScreen? = nil
-    public private(set) var uploadOutcomes: [Uploader.Outcome] = []
-    public private(set) var transfersMade = 0
+    public internal(set) var provisioning: ProvisioningScreen? = nil
+    public internal(set) var uploadOutcomes: [Uploader.Outcome] = []
+    public internal(set) var transfersMade = 0
 
     /// Where a test of the runner stands between the companion and the checks.
     public var seams = Seams()
     /// A rule broken by the last step that only the step itself could see.
-    public private(set) var brokenByStep: String? = nil
+    public internal(set) var brokenByStep: String? = nil
 
     /// The handover's heading as the person sees it.
     public var handoverHeading: String? {
@@ -159,7 +159,7 @@ public final class World {
         didSet { watchFrames() }
     }
 
-    private func watchFrames() {
+    func watchFrames() {
         guard let frameObserver else { return }
         scan?.pump.observer = frameObserver
         sweep?.pump.observer = frameObserver
@@ -175,7 +175,7 @@ public final class World {
     }
 
     /// A pairing code the scan sheet opened starts pairing, over a channel pinned to the code.
-    private func adoptOpenedPairing() {
+    func adoptOpenedPairing() {
         guard let scan, scan.opened.count > openingsSeen else { return }
         let new = scan.opened[openingsSeen...]
         openingsSeen = scan.opened.count
@@ -205,7 +205,7 @@ public final class World {
 
     /// Once the phone pinned the Mac, the pairing channel is the channel to the paired Mac, and
     /// a Send to the Mac screen that stayed open goes to it (HANDOVER-1, HANDOVER-5).
-    private func adoptPairing() {
+    func adoptPairing() {
         guard let pairing, pairing.screen.isPaired, let pairingLink, link !== pairingLink else { return }
         pairingLink.expectedKey = nil
         link = pairingLink
@@ -216,18 +216,18 @@ public final class World {
     }
 
     /// Whether the Mac is on the phone's network, paired or not: a pairing reaches it only then.
-    private var macOnNetwork = true
+    var macOnNetwork = true
     /// Whether the scan sheet in front was opened in place by Send to the Mac's Pair row.
-    public private(set) var pairingSheetInPlace = false
-    private var impostorFingerprint: String? = nil
-    private var relayFingerprint: String? = nil
+    public internal(set) var pairingSheetInPlace = false
+    var impostorFingerprint: String? = nil
+    var relayFingerprint: String? = nil
 
     /// The camera screen in front: one at a time, as on the phone. Only its camera is pumped.
     public enum Front: Sendable { case none, scan, serial, sweep }
-    public private(set) var front: Front = .none
+    public internal(set) var front: Front = .none
 
     /// Puts `screen` in front, stopping the camera of whichever camera screen was.
-    private func bringToFront(_ screen: Front) {
+    func bringToFront(_ screen: Front) {
         if front != screen {
             switch front {
             case .scan: scan?.pump.stop()
@@ -240,12 +240,12 @@ public final class World {
     }
 
     /// Values a scenario took at one step, to compare at a later one.
-    public private(set) var remembered: [String: String] = [:]
+    public internal(set) var remembered: [String: String] = [:]
     /// What the last hand intake said when the register refused it.
-    public private(set) var handIntake: HandIntake? = nil
+    public internal(set) var handIntake: HandIntake? = nil
 
     /// A new scan sheet in front, its openings counted from nothing.
-    private func openScanSheet(_ purpose: ScanSheet.Purpose) throws {
+    func openScanSheet(_ purpose: ScanSheet.Purpose) throws {
         bringToFront(.scan)
         scan = try ScanDriver(purpose: purpose, camera: camera, reader: reader, register: register, clock: clock)
         scan!.beforeFrame = seams.beforeScanFrame
@@ -255,222 +255,11 @@ public final class World {
 
     /// A photograph of `tag` of `bytes` bytes, kept in the register: the same bytes for the same
     /// moment and count of photographs, so runs repeat.
-    private func keepPhotograph(of tag: String, bytes: Int) throws -> Capture {
+    func keepPhotograph(of tag: String, bytes: Int) throws -> Capture {
         var photo = [UInt8](repeating: 0, count: bytes)
         for i in stride(from: 0, to: bytes, by: 97) { photo[i] = UInt8(truncatingIfNeeded: i &+ Int(clock.now.components.seconds)) }
         photo[0] = UInt8(truncatingIfNeeded: try register.captures().count)
         return try register.keepCapture(photo, tag: tag, at: clock.timestamp(clock.now))
-    }
-
-    private func act(_ action: Step.Action) throws {
-        switch action {
-        case .openScan(let purpose):
-            try openScanSheet(purpose)
-            scan!.send(.opened)
-        case .closeScan:
-            scan?.pump.stop()
-            scan = nil
-            if front == .scan { front = .none }
-        case .wait(let duration):
-            let until = clock.now + duration
-            switch front {
-            case .serial where serialDriver != nil: serialDriver!.run(until: until)
-            case .scan where scan != nil: scan!.run(until: until)
-            case .sweep where sweep != nil: sweep!.run(until: until)
-            default: clock.advance(to: until)
-            }
-            mac?.tick(clock.timestamp(clock.now))
-        case .scan(let event):
-            scan?.send(event)
-        case .background:
-            switch front {
-            case .scan: scan?.send(.wentToBackground)
-            case .sweep: sweep?.send(.wentToBackground)
-            case .serial: serialDriver?.send(.wentToBackground)
-            case .none: break
-            }
-        case .foreground:
-            // SCAN-9: a camera screen that was in the background, in a trouble the app's return may
-            // clear, tries again on its own when the app comes back.
-            let retries: Bool
-            let tried: Int
-            switch front {
-            case .scan:
-                retries =
-                    scan?.sheet.inForeground == false
-                    && { if case .trouble(let t) = scan?.sheet.camera { t.retriesOnForeground } else { false } }()
-                tried = scan?.pump.startsTried ?? 0
-                scan?.returnToForeground()
-            case .sweep:
-                retries =
-                    sweep?.sweep.inForeground == false
-                    && { if case .trouble(let t) = sweep?.sweep.camera { t.retriesOnForeground } else { false } }()
-                tried = sweep?.pump.startsTried ?? 0
-                if let sweep { seams.sweepForeground.map { $0(sweep) } ?? sweep.returnToForeground() }
-            case .serial:
-                retries = false
-                tried = 0
-                serialDriver?.returnToForeground()
-            case .none:
-                retries = false
-                tried = 0
-            }
-            let triedNow = front == .scan ? scan?.pump.startsTried ?? 0 : front == .sweep ? sweep?.pump.startsTried ?? 0 : tried
-            if retries, triedNow == tried {
-                brokenByStep = "SCAN-9: the app came back and the camera, in a trouble its return may clear, was not tried again"
-            }
-        case .photograph(let tag, let bytes):
-            try register.queue(try keepPhotograph(of: tag, bytes: bytes), at: clock.timestamp(clock.now))
-        case .keepPhotograph(let tag, let bytes):
-            _ = try keepPhotograph(of: tag, bytes: bytes)
-        case .queuePhotograph(let tag):
-            let queued = Set(try register.queueRows().map(\.capture.id))
-            guard let capture = try register.captures().last(where: { $0.tag == tag && !queued.contains($0.id) }) else {
-                throw ScenarioError("no photograph of \(tag) is kept without being queued")
-            }
-            try register.queue(capture, at: clock.timestamp(clock.now))
-        case .macReplyLost:
-            guard let link else { throw ScenarioError("no Mac is paired, so no reply can be lost") }
-            link.losesNextReply = true
-        case .pushUploads:
-            if let link {
-                try register.queueKept(at: clock.timestamp(clock.now))
-                uploadOutcomes = try Uploader(register: register, receiver: LinkPhotoReceiver(connection: link)).drain(
-                    at: clock.timestamp(clock.now))
-            }
-        case .macReachable(let reachable):
-            macOnNetwork = reachable
-            pairingLink?.reachable = reachable
-            guard let link else { break }
-            link.reachable = reachable
-            handover?.send(.connectionChanged(.paired(name: mac?.name ?? "Studio Mac", reachable: reachable)))
-        case .macDecides(let accept):
-            if let mac, let id = try register.currentTransfer()?.id {
-                if accept { mac.accept(id, at: clock.timestamp(clock.now)) } else { mac.decline(id, at: clock.timestamp(clock.now)) }
-            }
-        case .pair:
-            break
-        case .openHandover:
-            handover = try HandoverDriver(register: register, connection: link, reachable: link?.reachable ?? false, clock: clock)
-            handover!.send(.appeared(stored: try register.currentTransfer()))
-        case .handover(let event):
-            let openings = handover?.pairingOpenings ?? 0
-            handover?.send(event)
-            if let handover, handover.pairingOpenings > openings {
-                // The Pair row opens the pairing sheet in place: a Scan sheet over Send to the Mac,
-                // pointed at the Mac's pairing code (HANDOVER-4).
-                try openScanSheet(.intake)
-                scan!.send(.opened)
-                pairingSheetInPlace = true
-            }
-        case .sendHandover:
-            transfersMade += 1
-            handover?.send(.tapSend(newTransfer: "transfer-\(transfersMade)"))
-        case .restartApp:
-            // The app is killed and started again: every screen in memory is gone, the register stays.
-            bringToFront(.none)
-            scan = nil
-            handover = nil
-            sweep = nil
-            serialDriver = nil
-            provisioning = nil
-            pairing = nil
-            handIntake = nil
-            openingsSeen = 0
-            register = try Register(path: register.path)
-        case .openSweep:
-            bringToFront(.sweep)
-            sweep = try SweepDriver(camera: camera, reader: reader, register: register, clock: clock)
-            sweep!.send(.opened)
-        case .sweep(let event):
-            sweep?.send(event)
-        case .addByHand(let tag, let name):
-            var form = HandIntake()
-            _ = form.handle(.type(.tag, tag))
-            _ = form.handle(.type(.name, name))
-            for effect in form.handle(.save) {
-                guard case .addAsset(let asset) = effect else { continue }
-                // A refusal is the form's to show, under it, not the end of the scenario.
-                do {
-                    try register.addAsset(asset, at: clock.timestamp(clock.now))
-                    _ = form.handle(.saved)
-                } catch {
-                    _ = form.handle(.refused(error.description))
-                }
-            }
-            handIntake = form
-        case .openSerial:
-            bringToFront(.serial)
-            scan = nil
-            serialDriver = SerialDriver(camera: camera, reader: reader, clock: clock)
-            serialDriver!.send(.opened)
-        case .serial(let event):
-            serialDriver?.send(event)
-            // Cancel hands back to Scan, its scanner re-armed (SERIAL-7).
-            if serialDriver?.handedBack == .rearmScanner, front == .serial {
-                try openScanSheet(.intake)
-                scan!.send(.opened)
-            }
-        case .remember(let name, let value):
-            remembered[name] = value(self)
-        case .photographFileDisappears(let tag):
-            let capture = try register.captures().last { $0.tag == tag }
-            guard let capture else { throw ScenarioError("no photograph of \(tag) is on the phone") }
-            try FileManager.default.removeItem(atPath: register.photoPath(capture))
-        case .decideUpload(let tag, let retry):
-            let row = try register.queueRows().last { $0.capture.tag == tag && $0.state != .done }
-            guard let row else { throw ScenarioError("no queue row for a photograph of \(tag)") }
-            if retry {
-                try register.retryUpload(row, at: clock.timestamp(clock.now))
-            } else {
-                try register.removeUpload(row, confirmed: true, at: clock.timestamp(clock.now))
-            }
-        case .networkDrops(let afterUploads):
-            guard let link else { break }
-            try register.queueKept(at: clock.timestamp(clock.now))
-            let uploader = Uploader(register: register, receiver: LinkPhotoReceiver(connection: link))
-            uploadOutcomes = try uploader.drain(at: clock.timestamp(clock.now), limit: afterUploads)
-            link.reachable = false
-            macOnNetwork = false
-            uploadOutcomes += try uploader.drain(at: clock.timestamp(clock.now))
-            handover?.send(.connectionChanged(.paired(name: mac?.name ?? "Studio Mac", reachable: false)))
-        case .typeName(let name):
-            if provisioning == nil { provisioning = ProvisioningScreen(previewTime: clock.timestamp(clock.now)) }
-            provisioning!.type(name)
-        case .saveName:
-            for effect in provisioning?.save() ?? [] {
-                if case .saveActorName(let name) = effect { try register.setActorName(name, at: clock.timestamp(clock.now)) }
-            }
-        case .impostor:
-            impostorFingerprint = String(repeating: "0b", count: 32)
-            link?.presented = impostorFingerprint!
-            pairingLink?.presented = impostorFingerprint!
-        case .impostorLeaves:
-            impostorFingerprint = nil
-            link?.presented = macFingerprint
-            pairingLink?.presented = macFingerprint
-        case .relayPairing:
-            relayFingerprint = String(repeating: "7c", count: 32)
-        case .pairing(let event):
-            pairing?.send(event)
-            adoptPairing()
-        case .macAnswersPairing(let matches):
-            let phone = relayFingerprint ?? World.phoneFingerprint
-            if mac?.confirmPairing(phone, matches: matches, at: clock.timestamp(clock.now)) != true {
-                throw ScenarioError("no pairing request is waiting at the Mac")
-            }
-        case .macForgetsPhone:
-            mac?.forget(World.phoneFingerprint)
-        case .strangerSends:
-            // Another device, with a certificate the Mac never pinned, offers a register and a photograph.
-            let stranger = String(repeating: "e1", count: 32)
-            let bundle = try register.bundle().encoded()
-            _ = mac?.handle((.offer(transfer: "stranger-1"), bundle), from: stranger, at: clock.timestamp(clock.now))
-            _ = mac?.handle((.photo(file: "stranger.jpg"), [1, 2, 3]), from: stranger, at: clock.timestamp(clock.now))
-            _ = mac?.handle((.offer(transfer: "stranger-2"), bundle), from: nil, at: clock.timestamp(clock.now))
-        case .expect:
-            break
-        }
     }
 
     /// The queue screen as the person sees it now.
@@ -485,50 +274,6 @@ public final class World {
         let real = try QueueSummary.of(
             register, macReachable: link?.reachable ?? false, impostorAtMacAddress: link.map { $0.presented != $0.pin } ?? false)
         return seams.summary.map { $0(real) } ?? real
-    }
-
-    /// One line of what the person sees now, for the transcript.
-    public var seen: String {
-        var parts: [String] = []
-        if let screen = scanScreen {
-            if pairingSheetInPlace { parts.append("pairing sheet over Send to the Mac") }
-            parts.append("“\(screen.sentence)”")
-            parts.append("routes: " + (screen.routeTitles.isEmpty ? "-" : screen.routeTitles.joined(separator: ", ")))
-            if !screen.buttons.isEmpty { parts.append("buttons: " + screen.buttons.joined(separator: ", ")) }
-            switch screen.card {
-            case .hit(let card)?: parts.append("card: \(card.tag) \(card.name)" + (card.confirmation.map { ", “\($0)”" } ?? ""))
-            case .offer(let offer)?: parts.append("offer: " + offer.values.map(\.value).joined(separator: " · "))
-            case nil: break
-            }
-        }
-        if let serial {
-            switch serial.phase {
-            case .choosing:
-                parts.append(
-                    "chooser: " + serial.rows.map(\.value).joined(separator: " · ")
-                        + (serial.useButton.map { " [USE THIS SERIAL \($0.value)]" } ?? ""))
-            case .used(let value): parts.append("serial used: \(value)")
-            case .typingByHand:
-                parts.append(
-                    "typing the serial by hand" + { if case .trouble(let t) = serial.camera { ", camera \(t.kind)" } else { "" } }())
-            case .reading:
-                if case .trouble(let trouble) = serial.camera {
-                    parts.append("reading a serial, camera \(trouble.kind)")
-                } else {
-                    parts.append("reading a serial")
-                }
-            case .cancelled: parts.append("serial cancelled")
-            }
-        }
-        if let sweep { parts.append("sweep: “\(sweep.sweep.sentence)” seen \(sweep.sweep.seen.map(\.tag).joined(separator: ","))") }
-        if let handover, let status = handover.screen.status { parts.append("handover: \(status.heading)") }
-        if let pairing {
-            parts.append(
-                "pairing: " + (pairing.screen.number.map { "\($0) " } ?? "") + pairing.screen.lines.joined(separator: " ") + " ["
-                    + pairing.screen.buttons.joined(separator: ", ") + "]")
-        }
-        parts.append("queue: " + summary.lines.joined(separator: "; "))
-        return parts.joined(separator: " | ")
     }
 }
 
