@@ -124,7 +124,7 @@ public enum Invariants {
         // INTAKE-3: nothing the camera reads is written without somebody confirming it.
         let confirming: Bool
         switch step.action {
-        case .scan(.tapVerify), .sweep(.tapConfirm), .addByHand: confirming = true
+        case .scan(.tapVerify)?, .sweep(.tapConfirm)?, .addByHand?: confirming = true
         default: confirming = false
         }
         // Every check fails closed: a register that cannot be read fails the step, never passes it.
@@ -230,13 +230,13 @@ public final class ScenarioRunner {
                 return result("\(step.location) [\(scenario.name)]: the register could not be read before “\(step.text)”: \(error)")
             }
             do {
-                try world.perform(step.action)
+                try world.perform(step)
             } catch {
                 transcript.append("\(step.location)  \(step.text)  ✗ \(error)")
                 recorder?.step(step, world: world, failure: (step.text, "it could not be done: \(error)"))
                 return result("\(step.location) [\(scenario.name)]: \(step.text) failed: \(error)")
             }
-            if case .expect(_, let check) = step.action, let problem = Self.problem(check, in: world) {
+            if let expectation = step.expectation, let problem = Self.problem(expectation.check, in: world) {
                 transcript.append("\(step.location)  \(step.text)  ✗ \(problem)")
                 recorder?.step(step, world: world, failure: (step.text, problem))
                 return result("\(step.location) [\(scenario.name)]: \(step.text), but \(problem)")

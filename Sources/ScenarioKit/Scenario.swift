@@ -110,18 +110,49 @@ public struct Step: Sendable {
         case macForgetsPhone
         case strangerSends
         case saveName
-        /// What the step expects: nil when it holds, else what was seen; an error when the check
-        /// could not be made (the register or the Mac unreadable), which fails the step too.
-        case expect(String, @Sendable (World) throws -> String?)
     }
 
-    public var action: Action
+    /// What a step expects to see: its check says nil when it holds, else what was seen, and
+    /// throws when the check could not be made (the register or the Mac unreadable), which fails
+    /// the step too.
+    public struct Expectation: Sendable {
+        public var summary: String
+        public var check: @Sendable (World) throws -> String?
+
+        public init(_ summary: String, _ check: @escaping @Sendable (World) throws -> String?) {
+            self.summary = summary
+            self.check = check
+        }
+    }
+
+    /// A step does something, or looks: never both.
+    public enum Kind: Sendable {
+        case action(Action)
+        case expectation(Expectation)
+
+        /// An expectation, as `Step(.expect(summary, check), …)` writes it.
+        public static func expect(_ summary: String, _ check: @escaping @Sendable (World) throws -> String?) -> Kind {
+            .expectation(Expectation(summary, check))
+        }
+    }
+
+    public var kind: Kind
     public var location: StepLocation
     /// How the step reads in a transcript.
     public var text: String
 
+    /// What the step does; nil for an expectation.
+    public var action: Action? { if case .action(let action) = kind { action } else { nil } }
+
+    /// What the step expects; nil for an action.
+    public var expectation: Expectation? { if case .expectation(let expectation) = kind { expectation } else { nil } }
+
     public init(_ action: Action, _ text: String, file: String, line: Int) {
-        self.action = action
+        self.init(.action(action), text, file: file, line: line)
+    }
+
+    public init(_ kind: Kind, _ text: String, file: String, line: Int) {
+        self.kind = kind
         self.text = text
         location = StepLocation(file: file, line: line)
     }

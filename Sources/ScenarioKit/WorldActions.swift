@@ -226,8 +226,6 @@ extension World {
             }
         case .remember(let name, let value):
             remembered[name] = value(self)
-        case .expect:
-            break
         default: return false
         }
         return true

@@ -215,6 +215,15 @@ struct RunnerDefectTests {
         #expect(recorded.failure?.contains("no recorded sequence 'no-such-recording'") == true, "\(recorded.failure ?? "")")
     }
 
+    @Test("a step does something or looks, never both; an expectation changes nothing in the world")
+    func actionsAndExpectations() {
+        let look = Step(.expect("nothing", { _ in nil }), "expect nothing", file: "f", line: 1)
+        #expect(look.action == nil && look.expectation?.summary == "nothing")
+        let open = openScan()
+        #expect(open.expectation == nil && open.action != nil)
+        #expect(expectSummary(["All sent"]).action == nil)
+    }
+
     @Test("a rule id that is not in RULES fails the scenario before it runs, whatever its case")
     func unknownRules() {
         for rule in ["SCAN-99", "scan-6"] {
@@ -385,7 +394,7 @@ struct FailClosedTests {
     @Test("an expectation that cannot read the register fails its step, naming the register, where it passed with nothing")
     func unreadableRegister() throws {
         let step = expectStamps([])
-        guard case .expect(_, let check) = step.action else {
+        guard let check = step.expectation?.check else {
             Issue.record("expectStamps is not an expectation")
             return
         }
