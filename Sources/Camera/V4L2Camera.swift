@@ -502,6 +502,7 @@ public final class V4L2Camera: CameraDevice {
 
 /// libv4l2's own messages ("libv4l2: error ..."), kept out of the person's terminal: it writes
 /// them to a file of ours, and the camera adds the last one to the reason it logs.
+// @unchecked Sendable: `read` and the file are touched only while holding `lock`.
 final class LibV4L2Log: @unchecked Sendable {
     private static let shared = LibV4L2Log()
     private let file: UnsafeMutablePointer<FILE>?

@@ -69,6 +69,9 @@ struct FrameLayout {
 /// whoever waits for a frame: the calls are made on this thread, and the camera waits for their
 /// result with a deadline. The thread owns the descriptor and the mapped buffers and releases
 /// them when it ends, which for a call that never returns is never: the session is abandoned.
+// @unchecked Sendable: the flags and the result are touched only while holding `mutex`; the
+// descriptor and buffers belong to the session's thread. A pthread mutex and condition, not
+// NSCondition, because the deadline is on the monotonic clock (NSCondition waits until a wall-clock Date).
 final class V4L2Session: @unchecked Sendable {
     let fd: Int32
     let path: String

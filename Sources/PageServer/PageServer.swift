@@ -51,6 +51,7 @@ public struct PageServerError: Error, CustomStringConvertible {
 /// The newest state of the page, for every page open at once: publishing replaces it and wakes
 /// the streams; each stream sends the newest when it can, so a slow page skips states instead of
 /// queueing them, and publishing never waits on a page.
+// @unchecked Sendable: every stored property is read and written only while holding `condition`.
 public final class NewestEvent: @unchecked Sendable {
     private let condition = NSCondition()
     private var version = 0
@@ -179,6 +180,8 @@ final class RequestBody {
 /// every request, the event stream's too, is judged by it first. Requests for `eventsPath` get
 /// the server-sent event stream of `events`; every other request goes to the handler. Stopping
 /// ends every stream and closes every connection.
+// @unchecked Sendable: its settings are constants; `daemon` and `listener` are set in init and
+// cleared by `stop`, which its owner calls once (MHD_stop_daemon waits for the server's threads).
 public final class PageServer: @unchecked Sendable {
     public let host: String
     public let port: UInt16

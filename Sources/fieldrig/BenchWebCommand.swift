@@ -109,6 +109,8 @@ enum BenchWebCommand: Command {
 
 /// A page over loopback, as a browser follows the live page: reads the event stream and fetches
 /// each frame it is told of (the newest only, once the one before has come).
+// @unchecked Sendable: its settings are constants, the count is `Locked`, and its one worker
+// thread is the only one that reads the stream.
 final class PageFollower: @unchecked Sendable {
     let port: UInt16
     /// The headers a page the person opened sends: the page's own host and its secret.
