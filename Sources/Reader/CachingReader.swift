@@ -20,6 +20,9 @@ public final class CachingReader: FrameReading {
         self.limit = limit
     }
 
+    /// How many frame buffers the cache keeps alive now, over both kinds of reading.
+    var buffersKept: Int { whole.byBuffer.count + codes.byBuffer.count }
+
     public func read(_ frame: Frame) -> [Reading] {
         remembered(frame, in: &whole) { underlying.read($0) }
     }
@@ -32,7 +35,15 @@ public final class CachingReader: FrameReading {
     struct Remembered {
         var byBuffer: [UnsafeRawPointer: (bytes: [UInt8], readings: [Reading])] = [:]
         var byContent: [Key: [Reading]] = [:]
+        /// The pixel bytes the content keys hold.
+        var contentBytes = 0
     }
+
+    /// The buffers remembered by address: a hold hands out one buffer, so a few are enough, and
+    /// each one kept is a whole frame kept alive.
+    static let buffersRemembered = 16
+    /// The pixel bytes the content keys may hold before the cache starts again.
+    static let contentBudget = 64 << 20
 
     struct Key: Hashable {
         let width: Int
@@ -58,11 +69,15 @@ public final class CachingReader: FrameReading {
         } else {
             misses += 1
             readings = read(frame)
-            if store.byContent.count >= limit { store.byContent.removeAll() }
+            if store.byContent.count >= limit || store.contentBytes + key.bytes.count > Self.contentBudget {
+                store.byContent.removeAll()
+                store.contentBytes = 0
+            }
             store.byContent[key] = readings
+            store.contentBytes += key.bytes.count
         }
         if let address {
-            if store.byBuffer.count >= limit { store.byBuffer.removeAll() }
+            if store.byBuffer.count >= Self.buffersRemembered { store.byBuffer.removeAll() }
             store.byBuffer[address] = (frame.bytes, readings)
         }
         return readings

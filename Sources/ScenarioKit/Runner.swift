@@ -167,6 +167,13 @@ public enum Invariants {
 }
 
 /// Which scenarios' traces a run keeps.
+/// What `runAll` returns: every result, or none (each is handed to `progress` as it ends, so
+/// memory stays flat however many scenarios run).
+public enum Keeping: Sendable {
+    case everything
+    case nothing
+}
+
 public enum TraceKeeping: String, Sendable {
     /// Only the failures' (the default of `fieldrig scenarios --trace`).
     case failures
@@ -257,10 +264,10 @@ public final class ScenarioRunner {
     /// Runs `scenarios` on `jobs` threads (each with its own reader, caching frames it has read),
     /// calling `progress` as each finishes; results in the order given.
     public func runAll(
-        _ scenarios: [Scenario], jobs: Int, traces: TraceKeeping? = nil, makeReader: @escaping @Sendable () throws -> any FrameReading,
-        progress: @escaping @Sendable (ScenarioResult) -> Void
+        _ scenarios: [Scenario], jobs: Int, traces: TraceKeeping? = nil, keeping: Keeping = .everything,
+        makeReader: @escaping @Sendable () throws -> any FrameReading, progress: @escaping @Sendable (ScenarioResult) -> Void
     ) -> [ScenarioResult] {
-        let results = Locked([ScenarioResult?](repeating: nil, count: scenarios.count))
+        let results = Locked([ScenarioResult?](repeating: nil, count: keeping == .everything ? scenarios.count : 0))
         let next = Locked(0)
         let devices = devices
         DispatchQueue.concurrentPerform(iterations: max(1, min(jobs, scenarios.count))) { _ in
@@ -273,7 +280,7 @@ public final class ScenarioRunner {
                     let failed = ScenarioResult(
                         scenario: scenarios[i].name, rules: scenarios[i].rules, location: scenarios[i].location,
                         failure: "the reader could not be set up: \(error)", transcript: [], duration: .zero)
-                    results.withLock { $0[i] = failed }
+                    if keeping == .everything { results.withLock { $0[i] = failed } }
                     progress(failed)
                 }
                 return
@@ -284,7 +291,7 @@ public final class ScenarioRunner {
                     result.trace = nil
                     result.tracePictures = [:]
                 }
-                results.withLock { $0[i] = result }
+                if keeping == .everything { results.withLock { $0[i] = result } }
                 progress(result)
             }
         }

@@ -1,3 +1,4 @@
+import Companion
 import Foundation
 import Reader
 import ScenarioKit
@@ -8,19 +9,24 @@ enum BenchScenariosCommand: Command {
     static let name = ["bench", "scenarios"]
     static let summary = "scenarios per second, with OCR of the fixtures and with barcodes only"
     static let about = """
-        Usage: fieldrig bench scenarios [--jobs N]
+        Usage: fieldrig bench scenarios [--jobs N] [--generated N]
 
         Runs the whole suite twice in this process: reading barcodes and text (as CI does), then
         barcodes only (no OCR; scenarios that need printed text fail there, and are counted).
         Each run starts with empty frame caches.
+
+        With --generated N, runs N generated scenarios instead, once (a busy fault at one of 20
+        moments on the desk recording, the sheet checked after it), and says the process's
+        memory at the end and at its peak: how the runner scales with the number of scenarios.
         """
 
     enum Option: CommandOption {
-        case jobs
+        case jobs, generated
 
         var spec: OptionSpec {
             switch self {
             case .jobs: .integer("--jobs", "N", 1...64, default: defaultJobs, "scenarios run side by side (default: one a core)")
+            case .generated: .integer("--generated", "N", 1...1_000_000, default: 0, "run N generated scenarios instead of the suite")
             }
         }
     }
@@ -28,18 +34,63 @@ enum BenchScenariosCommand: Command {
     static func run(_ options: Parsed<Option>) throws -> Int32 {
         let jobs = options.integer(.jobs)
         let devices = FileManager.default.fileExists(atPath: "Devices/sequences") ? "Devices" : ScenarioPaths.devices
+        if options.given(.generated) {
+            let scenarios = generated(options.integer(.generated))
+            let (passed, elapsed) = timed(scenarios, jobs: jobs, devices: devices, barcodesOnly: false)
+            emit(summary("generated", scenarios.count, passed, elapsed, jobs))
+            emit("memory: \(ProcessMemory.resident / 1_048_576) MiB resident at the end, \(ProcessMemory.peak / 1_048_576) MiB at the peak")
+            return ExitCode.success
+        }
         for barcodesOnly in [false, true] {
-            let start = ContinuousClock.now
-            let results = ScenarioRunner(devices: devices).runAll(
-                allScenarios, jobs: jobs,
-                makeReader: { try scenarioReader(barcodesOnly: barcodesOnly) }, progress: { _ in })
-            let elapsed = ContinuousClock.now - start
-            emit(
-                String(
-                    format: "%@: %d scenarios in %.2f s, %.1f a second (%d jobs); %d passed",
-                    barcodesOnly ? "barcodes only (no OCR)" : "barcodes and OCR      ",
-                    results.count, seconds(elapsed), Double(results.count) / seconds(elapsed), jobs, results.filter(\.passed).count))
+            let (passed, elapsed) = timed(allScenarios, jobs: jobs, devices: devices, barcodesOnly: barcodesOnly)
+            emit(summary(barcodesOnly ? "barcodes only (no OCR)" : "barcodes and OCR      ", allScenarios.count, passed, elapsed, jobs))
         }
         return ExitCode.success
+    }
+
+    /// Runs `scenarios`, keeping only the count that passed.
+    static func timed(_ scenarios: [Scenario], jobs: Int, devices: String, barcodesOnly: Bool) -> (passed: Int, elapsed: Duration) {
+        let start = ContinuousClock.now
+        let passed = Locked(0)
+        _ = ScenarioRunner(devices: devices).runAll(
+            scenarios, jobs: jobs, keeping: .nothing, makeReader: { try scenarioReader(barcodesOnly: barcodesOnly) },
+            progress: { result in if result.passed { passed.withLock { $0 += 1 } } })
+        return (passed.current, ContinuousClock.now - start)
+    }
+
+    static func summary(_ what: String, _ count: Int, _ passed: Int, _ elapsed: Duration, _ jobs: Int) -> String {
+        String(
+            format: "%@: %d scenarios in %.2f s, %.1f a second (%d jobs); %d passed", what, count, seconds(elapsed),
+            Double(count) / seconds(elapsed), jobs, passed)
+    }
+
+    /// `count` scenarios: a busy fault at one of 20 moments on the desk recording, and the sheet
+    /// saying so once it came.
+    static func generated(_ count: Int) -> [Scenario] {
+        (0..<count).map { index in
+            let moment = Double(index % 20 + 1) / 10
+            return Scenario(
+                "generated \(index + 1): busy at \(moment) s", rules: ["SCAN-6"], phone: Phone(camera: "desk-only", faults: [.busy(at: moment)])
+            ) {
+                openScan()
+                wait(moment + 0.2)
+                expectSentence(Copy.busy)
+            }
+        }
+    }
+}
+
+/// The process's memory, as the kernel counts it.
+enum ProcessMemory {
+    /// Bytes resident now (VmRSS).
+    static var resident: Int { field("VmRSS:") }
+    /// The most bytes ever resident (VmHWM).
+    static var peak: Int { field("VmHWM:") }
+
+    private static func field(_ name: String) -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix(name) })
+        else { return 0 }
+        return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024
     }
 }
