@@ -70,7 +70,8 @@ enum BenchScenariosCommand: Command {
         (0..<count).map { index in
             let moment = Double(index % 20 + 1) / 10
             return Scenario(
-                "generated \(index + 1): busy at \(moment) s", rules: ["SCAN-6"], phone: Phone(camera: "desk-only", faults: [.busy(at: moment)])
+                "generated \(index + 1): busy at \(moment) s", rules: ["SCAN-6"],
+                phone: Phone(camera: "desk-only", faults: [.busy(at: moment)])
             ) {
                 openScan()
                 wait(moment + 0.2)

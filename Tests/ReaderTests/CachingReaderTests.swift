@@ -36,7 +36,9 @@ struct CachingReaderTests {
         let perFrame = side * side
         let fit = CachingReader.contentBudget / perFrame
         for round in 0..<2 {
-            for value in 0..<fit { _ = cache.read(Frame(width: side, height: side, bytes: [UInt8](repeating: UInt8(value), count: perFrame))) }
+            for value in 0..<fit {
+                _ = cache.read(Frame(width: side, height: side, bytes: [UInt8](repeating: UInt8(value), count: perFrame)))
+            }
             #expect(counting.reads == fit, "round \(round)")
         }
         _ = cache.read(Frame(width: side, height: side, bytes: [UInt8](repeating: 255, count: perFrame)))
