@@ -12,38 +12,15 @@ public enum TraceFolder {
     /// Writes `results` under `folder` (made if missing); the path of the index.
     @discardableResult
     public static func write(_ results: [ScenarioResult], to folder: String, title: String = "Scenarios") throws(WriteError) -> String {
-        let files = FileManager.default
-        func make(_ path: String) throws(WriteError) {
-            do { try files.createDirectory(atPath: path, withIntermediateDirectories: true) } catch {
-                throw WriteError(description: "\(path): cannot make the folder (\(error.localizedDescription))")
-            }
-        }
-        func put(_ bytes: some Sequence<UInt8>, _ path: String) throws(WriteError) {
-            guard files.createFile(atPath: path, contents: Data(bytes)) else {
-                throw WriteError(description: "\(path): cannot write the trace (is the folder writable and the disk not full?)")
-            }
-        }
-        try make(folder + "/scenarios")
-        try make(folder + "/frames")
+        let writer = try TraceWriter(folder: folder)
         var entries: [TraceIndexEntry] = []
         for (number, result) in results.enumerated() {
-            var page: String? = nil
-            if let trace = result.trace {
-                let name = "scenarios/\(String(format: "%03d", number + 1))-\(slug(result.scenario)).html"
-                for (picture, bytes) in result.tracePictures where !files.fileExists(atPath: "\(folder)/\(picture)") {
-                    try put(bytes, "\(folder)/\(picture)")
-                }
-                try put(Array(TracePages.scenario(trace, index: "../index.html").utf8), "\(folder)/\(name)")
-                page = name
-            }
             entries.append(
                 TraceIndexEntry(
                     name: result.scenario, rules: result.rules, location: result.location.description, passed: result.passed,
-                    duration: result.duration, page: page))
+                    duration: result.duration, page: try writer.page(for: result, number: number)))
         }
-        let index = "\(folder)/index.html"
-        try put(Array(TracePages.index(entries, title: title).utf8), index)
-        return index
+        return try writer.index(entries, title: title)
     }
 
     /// A file name from a scenario's name: lower-case letters, digits and dashes.
@@ -57,5 +34,48 @@ public enum TraceFolder {
             }
         }
         return String(out.trimmingCharacters(in: CharacterSet(charactersIn: "-")).prefix(60))
+    }
+}
+
+/// Writes a run's trace pages as each scenario ends, and the index once it is over: only the
+/// index's lines are held, never the pages or their pictures.
+public struct TraceWriter: Sendable {
+    public let folder: String
+
+    public init(folder: String) throws(TraceFolder.WriteError) {
+        self.folder = folder
+        try Self.make(folder + "/scenarios")
+        try Self.make(folder + "/frames")
+    }
+
+    /// Writes the page of `result` (the `number`-th of the run, from 0) and its pictures when its
+    /// trace was kept; the page's path under the folder, or nil.
+    public func page(for result: ScenarioResult, number: Int) throws(TraceFolder.WriteError) -> String? {
+        guard let trace = result.trace else { return nil }
+        let name = "scenarios/\(String(format: "%03d", number + 1))-\(TraceFolder.slug(result.scenario)).html"
+        for (picture, bytes) in result.tracePictures where !FileManager.default.fileExists(atPath: "\(folder)/\(picture)") {
+            try Self.put(bytes, "\(folder)/\(picture)")
+        }
+        try Self.put(Array(TracePages.scenario(trace, index: "../index.html").utf8), "\(folder)/\(name)")
+        return name
+    }
+
+    /// Writes the index of `entries`; its path.
+    public func index(_ entries: [TraceIndexEntry], title: String) throws(TraceFolder.WriteError) -> String {
+        let index = "\(folder)/index.html"
+        try Self.put(Array(TracePages.index(entries, title: title).utf8), index)
+        return index
+    }
+
+    static func make(_ path: String) throws(TraceFolder.WriteError) {
+        do { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) } catch {
+            throw TraceFolder.WriteError(description: "\(path): cannot make the folder (\(error.localizedDescription))")
+        }
+    }
+
+    static func put(_ bytes: some Sequence<UInt8>, _ path: String) throws(TraceFolder.WriteError) {
+        guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
+            throw TraceFolder.WriteError(description: "\(path): cannot write the trace (is the folder writable and the disk not full?)")
+        }
     }
 }

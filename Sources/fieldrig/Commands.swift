@@ -3,6 +3,7 @@ let commands: [any Command.Type] = [
     ScenariosCommand.self,
     RulesCommand.self,
     ExploreCommand.self,
+    ReportMergeCommand.self,
     ReadCommand.self,
     SerialCommand.self,
     LiveCommand.self,

@@ -120,6 +120,29 @@ struct SerialCommandTests {
 
 @Suite("fieldrig scenarios, rules and explore")
 struct ScenarioCommandTests {
+    @Test("--report writes a folder report merge reads; --last-failed runs only what failed there; --durations goes with --shard")
+    func reports() throws {
+        let folder = NSTemporaryDirectory() + "fieldrig-cli-report-\(UUID().uuidString.prefix(8))"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let run = try fieldrig("scenarios", "--filter", "at start, on Scan", "--report", "\(folder)/one")
+        #expect(run.status == 0)
+        let plan = try String(contentsOfFile: "\(folder)/one/plan", encoding: .utf8).split(separator: "\n")
+        #expect(plan.first == "all" && plan.count == 5)
+        let results = try String(contentsOfFile: "\(folder)/one/results.jsonl", encoding: .utf8)
+        #expect(results.split(separator: "\n").count == 4)
+        let rerun = try fieldrig("scenarios", "--last-failed", "\(folder)/one")
+        #expect(rerun.status == 0 && rerun.stdout.contains("nothing failed in \(folder)/one: nothing to run"))
+        // The same report with one scenario marked failed: only that one runs again.
+        let failed = results.replacingOccurrences(
+            of: #""name":"busy at start, on Scan""#, with: #""failure":"it broke","name":"busy at start, on Scan""#)
+        try failed.write(toFile: "\(folder)/one/results.jsonl", atomically: true, encoding: .utf8)
+        let listed = try fieldrig("scenarios", "--last-failed", "\(folder)/one", "--list")
+        #expect(listed.stdout.split(separator: "\n").map { $0.split(separator: "  ")[1] } == ["busy at start, on Scan"])
+        #expect(try fieldrig("scenarios", "--durations", "\(folder)/one").status == 2)
+        let merged = try fieldrig("report", "merge", "\(folder)/one", "--out", "\(folder)/all")
+        #expect(merged.status == 1 && merged.stdout.contains("3 passed, 1 failed (1 shards merged into \(folder)/all)"))
+    }
+
     @Test("rules: every rule covered; --json with the names the issue asks for")
     func rules() throws {
         let run = try fieldrig("rules")
