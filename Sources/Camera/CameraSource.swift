@@ -19,6 +19,8 @@ public enum CameraSource: Sendable, Hashable, CustomStringConvertible {
         } else if found, info.st_mode & S_IFMT == S_IFREG, (text as NSString).lastPathComponent.hasPrefix("video") {
             // A device file served in user space (the fake V4L2 device's video0 over FUSE).
             self = .device(text)
+        } else if found, info.st_mode & S_IFMT == S_IFDIR {
+            self = .sequence(text)
         } else if text.hasPrefix("/dev/") {
             throw SequenceError(
                 "\(text): no such camera device. 'fieldrig cameras' lists the devices present; check the camera is plugged in.")

@@ -41,7 +41,7 @@ public final class FileSequenceCamera: CameraDevice {
             let path = FrameSequence.resolve(file, in: sequence.folder)
             let frame: Frame
             do {
-                frame = try ImageFile.load(path)
+                frame = try DecodedFrames.load(path)
             } catch {
                 let line = sequence.entries.first { $0.file == file }!.line
                 throw SequenceError("\(sequence.folder)/\(FrameSequence.descriptionName):\(line): \(error)")

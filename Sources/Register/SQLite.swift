@@ -62,6 +62,10 @@ final class SQLiteConnection {
     let handle: OpaquePointer
     let path: String
 
+    /// SQLite set up once for the process, before its first connection: without the memory
+    /// statistics whose one mutex every allocation would take.
+    private static let configured: Void = { _ = fieldrig_sqlite_without_memory_statistics() }()
+
     /// Opens (and with `create`, creates) the database at `path`. `immutable` reads a file on a
     /// disk that cannot be written, without the shared-memory file SQLite would make beside it.
     init(path: String, create: Bool, readOnly: Bool = false, immutable: Bool = false) throws(SQLiteFailure) {
@@ -76,6 +80,7 @@ final class SQLiteConnection {
             }.joined()
             name = "file:\(escaped)?immutable=1"
         }
+        _ = Self.configured
         let status = sqlite3_open_v2(name, &db, flags, nil)
         guard status == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"

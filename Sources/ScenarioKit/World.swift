@@ -79,7 +79,7 @@ public final class World {
     public init(phone: Phone, reader: any FrameReading, devices: String) throws {
         self.phone = phone
         self.reader = reader
-        folder = NSTemporaryDirectory() + "fieldrig-scenario-\(getpid())-\(UUID().uuidString.prefix(8))"
+        folder = World.scratch + "fieldrig-scenario-\(getpid())-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         var seed = phone.register
         seed.actorName = phone.actor
@@ -121,6 +121,14 @@ public final class World {
     }
 
     deinit { try? FileManager.default.removeItem(atPath: folder) }
+
+    /// Where worlds keep their registers and photographs: memory (/dev/shm) when the machine has
+    /// it, so a register's disk syncs cost nothing and scenarios side by side do not queue on the
+    /// disk's journal; the temporary folder otherwise. The register's code is the same either way.
+    static let scratch: String = {
+        if access("/dev/shm", W_OK) == 0 { return "/dev/shm/" }
+        return NSTemporaryDirectory()
+    }()
 
     /// Whether the phone's register has the Mac pinned, with the fingerprint it presents.
     public var phonePinnedMac: Bool { ((try? register.pairing()) ?? nil)?.fingerprint == macFingerprint }

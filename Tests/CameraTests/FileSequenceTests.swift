@@ -101,6 +101,23 @@ struct FrameSequenceTests {
     }
 }
 
+@Suite("Camera sources named on the command line")
+struct CameraSourceTests {
+    @Test("a sequence folder is a sequence wherever it lives, /dev/shm included; a missing /dev path is a device not present")
+    func folders() throws {
+        let folder = try makeSequence("fps 10\nframe 0 a.png\n")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        #expect(try CameraSource(parsing: folder) == .sequence(folder))
+        if access("/dev/shm", W_OK) == 0 {
+            let memory = "/dev/shm/fieldrig-source-\(getpid())"
+            try FileManager.default.copyItem(atPath: folder, toPath: memory)
+            defer { try? FileManager.default.removeItem(atPath: memory) }
+            #expect(try CameraSource(parsing: memory) == .sequence(memory))
+        }
+        #expect(throws: SequenceError.self) { try CameraSource(parsing: "/dev/video99") }
+    }
+}
+
 @Suite("File-sequence camera")
 struct FileSequenceCameraTests {
     @Test("plays each frame at its time, then ends")
