@@ -36,13 +36,15 @@ public enum CameraSource: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// The camera for this source, with `faults` applied when there are any.
-    public func open(faults: FaultScript = .none) throws(SequenceError) -> any CameraDevice {
-        let camera: any CameraDevice
+    /// The camera for this source, with `faults` applied when there are any; a sequence played on
+    /// the session's clock (`onSessionClock` says the session's time) when one is given.
+    public func open(faults: FaultScript = .none, onSessionClock now: (() -> Duration)? = nil) throws(SequenceError) -> any CameraDevice {
+        var camera: any CameraDevice
         switch self {
         case .device(let path): camera = V4L2Camera(path: path)
         case .sequence(let folder): camera = try FileSequenceCamera(folder: folder)
         }
+        if let now, case .sequence = self { camera = SessionClockCamera(camera, now: now) }
         return faults == .none ? camera : FaultyCamera(camera, script: faults)
     }
 

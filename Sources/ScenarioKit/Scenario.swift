@@ -21,6 +21,9 @@ public struct Phone: Sendable {
     public var camera: String
     /// What the camera plays when composed in Swift instead (`Phone(shots:)`); nil for `camera`.
     public var shots: [Shot]?
+    /// Whether `camera` plays on the session's clock, as a recording made at the webcam does
+    /// (`Phone(recording:)`): a camera started later picks up where the session is.
+    public var playsOnSessionClock = false
     /// Faults, as `fieldrig read --fault` writes them: "busy", "stopped@2.0", "busy#10~foreground".
     public var faults: [String]
     public var register: RegisterSeed
@@ -58,6 +61,18 @@ extension Phone {
         self.init(camera: camera, faults: faults.map(\.description), register: register, actor: actor, mac: mac)
     }
 
+    /// The phone playing a recording made at the webcam (`fieldrig live --record-scenario NAME`):
+    /// Devices/recordings/NAME (or a path), on the session's clock.
+    public init(
+        recording: String, faults: [CameraFault] = [], register: RegisterSeed = .demo, actor: String? = "Sam Rivera",
+        mac: Mac = .notPaired
+    ) {
+        self.init(
+            camera: recording.hasPrefix("/") ? recording : "../recordings/\(recording)", faults: faults, register: register,
+            actor: actor, mac: mac)
+        playsOnSessionClock = true
+    }
+
     /// The phone with a camera composed of shots: `[.recorded("dell-latitude-hold"),
     /// .hold("tags/mf-0004.png", for: 1.0)]`, a label then a tag, with no recording of the two.
     public init(
@@ -88,6 +103,8 @@ public struct Step: Sendable {
         case queuePhotograph(tag: String)
         /// The Mac takes the next request, and its reply never reaches the phone.
         case macReplyLost
+        /// The camera of the screen in front fails now, as the live page makes it.
+        case cameraFails(CameraTrouble)
         case pushUploads
         case macReachable(Bool)
         case macDecides(accept: Bool)

@@ -48,6 +48,11 @@ public func keepPhotograph(of tag: String, bytes: Int = 200_000, file: String = 
 public func queuePhotograph(of tag: String, file: String = #filePath, line: Int = #line) -> Step {
     Step(.queuePhotograph(tag: tag), "queue the kept photograph of \(tag)", file: file, line: line)
 }
+/// The camera of the screen in front fails now (`.busy`, `.accessOff`, `.cannotScan`,
+/// `.stopped(reason:)`), as the live page's fault buttons make it fail.
+public func cameraFails(_ trouble: CameraTrouble, file: String = #filePath, line: Int = #line) -> Step {
+    Step(.cameraFails(trouble), "the camera fails now: \(trouble.kind)", file: file, line: line)
+}
 /// The Mac takes the phone's next request, and its reply is lost on the way back.
 public func macReplyIsLost(file: String = #filePath, line: Int = #line) -> Step {
     Step(.macReplyLost, "the Mac's reply to the next request is lost", file: file, line: line)
@@ -145,6 +150,14 @@ public func expectConfirmation(_ text: String, file: String = #filePath, line: I
     expectation("the card to say “\(text)”", file: file, line: line) { world in
         guard case .hit(let card)? = world.scanScreen?.card else { return "no walk-round card was up" }
         return card.confirmation == text ? nil : "the card said “\(card.confirmation ?? "nothing")”"
+    }
+}
+
+/// The card confirms a recorded verification ("Verified at HH:MM."), whatever the time.
+public func expectVerified(file: String = #filePath, line: Int = #line) -> Step {
+    expectation("the card to confirm the verification", file: file, line: line) { world in
+        guard case .hit(let card)? = world.scanScreen?.card else { return "no walk-round card was up" }
+        return card.confirmation?.hasPrefix("Verified at ") == true ? nil : "the card said “\(card.confirmation ?? "nothing")”"
     }
 }
 

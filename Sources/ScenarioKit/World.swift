@@ -90,7 +90,9 @@ public final class World {
         let source =
             try phone.shots.map { [folder] in try ShotSequence.write($0, devices: devices, to: folder) }
             ?? (phone.camera.hasPrefix("/") ? phone.camera : "\(devices)/sequences/\(phone.camera)")
-        camera = try CameraSource(parsing: source).open(faults: script)
+        let sessionClock = clock
+        camera = try CameraSource(parsing: source).open(
+            faults: script, onSessionClock: phone.playsOnSessionClock ? { sessionClock.now } : nil)
         let identity = try Identity.load(pem: try String(contentsOfFile: "\(devices)/tags/studio-mac.pem", encoding: .utf8))
         macFingerprint = identity.fingerprint
         macKey = identity.publicKey

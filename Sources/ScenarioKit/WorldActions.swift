@@ -144,6 +144,19 @@ extension World {
         case .sendHandover:
             transfersMade += 1
             handover?.send(.tapSend(newTransfer: "transfer-\(transfersMade)"))
+        case .cameraFails(let trouble):
+            switch front {
+            case .scan:
+                scan?.pump.stop()
+                scan?.send(.cameraFailed(trouble))
+            case .serial:
+                serialDriver?.pump.stop()
+                serialDriver?.send(.cameraFailed(trouble))
+            case .sweep:
+                sweep?.pump.stop()
+                sweep?.send(.cameraFailed(trouble))
+            case .none: throw ScenarioError("no camera screen is in front, so no camera can fail")
+            }
         case .macReplyLost:
             guard let link else { throw ScenarioError("no Mac is paired, so no reply can be lost") }
             link.losesNextReply = true

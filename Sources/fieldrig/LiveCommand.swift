@@ -17,7 +17,7 @@ enum LiveCommand: Command {
     static let name = ["live"]
     static let summary = "run the scan sheet against a webcam, a recording or a fault, and watch the rules work"
     static let about = """
-        Usage: fieldrig live --camera SOURCE [--web [HOST:]PORT [--web-token TOKEN]] [--walk-round] [--register PATH] [--fault FAULT]... [--seconds S] [--virtual] [--text-budget N]
+        Usage: fieldrig live --camera SOURCE [--web [HOST:]PORT [--web-token TOKEN]] [--walk-round] [--register PATH] [--fault FAULT]... [--seconds S] [--virtual] [--text-budget N] [--record-scenario NAME [--record-into DIR]] [--keys T:KEY,...]
 
         Runs the companion's scan sheet against SOURCE (a V4L2 device such as /dev/video0, or a
         sequence folder) on the real clock, and shows in the terminal what the phone would show:
@@ -44,6 +44,16 @@ enum LiveCommand: Command {
         action sent from another page, and a request naming the page by another host (421: a
         site that rebinds its name to this machine reads nothing). Served on an address other
         machines can reach (0.0.0.0:PORT), a warning says so; the secret is still required.
+
+        With --record-scenario NAME, the session becomes a scenario: the camera's frames are kept
+        as a recording in Devices/recordings/NAME (with what was read live on each frame in its
+        `readings` file), every key (from the terminal, the page or --keys) with its time, and on
+        quitting Scenarios/NAME.swift is written: Phone(recording: "NAME"), the steps with the waits
+        between them, and after each the expectations of what the phone showed (the sentence,
+        routes, buttons, card, confirmation, offer, chooser, what was opened). It is replayed on
+        the virtual clock at once; an expectation the replay does not meet is kept as a comment
+        saying what the replay saw, and printed, as are frames read differently than live.
+        --keys T:KEY,... presses keys at session times (seconds), for scripts: v, n, fault:busy...
         """
     static let notes = """
         Tags for the demo register: fieldrig tag make MF-0004 --register-id REG-4F2A --key ... (see
@@ -51,7 +61,7 @@ enum LiveCommand: Command {
         """
 
     enum Option: CommandOption {
-        case camera, web, webToken, walkRound, register, fault, seconds, virtual, textBudget
+        case camera, web, webToken, walkRound, register, fault, seconds, virtual, textBudget, recordScenario, recordInto, keys
 
         var spec: OptionSpec {
             switch self {
@@ -68,6 +78,10 @@ enum LiveCommand: Command {
                     "--text-budget", "N", 1...1000, default: TextBudget.standard.perWindow,
                     "text passes at most in a settling window (default \(TextBudget.standard.perWindow))")
             case .virtual: .flag("--virtual", "run on a virtual clock, as fast as frames can be read (for scripts)")
+            case .recordScenario:
+                .value("--record-scenario", "NAME", "record the session as Scenarios/NAME.swift and Devices/recordings/NAME")
+            case .recordInto: .value("--record-into", "DIR", "the project folder to record into (default: this one)")
+            case .keys: .value("--keys", "T:KEY,...", "press KEY at T seconds of the session (e.g. 1.5:v,3:n,4:fault:busy)")
             }
         }
     }
@@ -86,7 +100,12 @@ enum LiveCommand: Command {
                 "warning: the page is served on \(web.server.host):\(web.server.port), where other machines can reach it: whoever has its address, secret included, can drive the phone, write the register and watch the camera"
             )
         }
-        let camera = try openCamera(source, faults: options.all(.fault))
+        let recording = try startRecording(options)
+        let virtual = options.has(.virtual)
+        let clock: any SessionClock = virtual ? VirtualClock() : RealClock()
+        var camera = try openCamera(source, faults: options.all(.fault))
+        if let recording { camera = RecordingCamera(camera, recorder: recording.recorder, now: { clock.now }) }
+        var script = try ScriptedKeys(options.value(.keys))
         var temporary: String? = nil
         let path: String
         if let given = options.value(.register) {
@@ -99,15 +118,14 @@ enum LiveCommand: Command {
         defer { if let temporary { try? FileManager.default.removeItem(atPath: temporary) } }
         let register = try Register(path: path, create: temporary != nil)
         if temporary != nil { try register.apply(.demo, at: RegisterCommand.now()) }
-        let virtual = options.has(.virtual)
-        let clock: any SessionClock = virtual ? VirtualClock() : RealClock()
         let reader: any FrameReading = virtual ? CachingReader(try LiveRead.wrapReader()) : try LiveRead.wrapReader()
         var budget = TextBudget.standard
         budget.perWindow = options.integer(.textBudget)
         let driver = try ScanDriver(
             purpose: options.has(.walkRound) ? .walkRound : .intake, camera: camera, reader: reader, register: register,
             clock: clock, budget: budget)
-        if let web { driver.pump.observer = { web.frame($0, $1, at: clock.now) } }
+        let observer = frameObserver(web: web, recording: recording, clock: clock)
+        driver.pump.observer = observer
         driver.send(.opened)
         var serial: SerialDriver? = nil
         var openings = 0
@@ -129,6 +147,12 @@ enum LiveCommand: Command {
         /// A key from the terminal or the page; false when it means quit.
         func act(_ key: String) -> Bool {
             if key == "q" { return false }
+            let before = ScreenSnapshot(scan: driver, serial: serial)
+            let inChooser = serial != nil
+            defer {
+                recording?.key(
+                    key, at: driver.clock.now, before: before, after: ScreenSnapshot(scan: driver, serial: serial), inChooser: inChooser)
+            }
             if let (title, _, trouble) = LiveWeb.faults.first(where: { $0.1 == key }) {
                 // The page injects a camera fault: the camera in use reports it, as a real one would.
                 say("  · the page injected a fault: \(title.lowercased())")
@@ -154,6 +178,9 @@ enum LiveCommand: Command {
         let input = virtual ? nil : LineInput()
         running: while limit.map({ driver.clock.now < $0 }) ?? true {
             let step = driver.clock.now + .milliseconds(virtual ? 100 : 50)
+            while let key = script.due(at: driver.clock.now) {
+                if !act(key) { break running }
+            }
             if let chooser = serial {
                 chooser.run(until: step)
                 if chooser.handedBack != nil || chooser.usedSerial != nil {
@@ -180,7 +207,7 @@ enum LiveCommand: Command {
                 // The serial chooser takes the camera; the scan sheet gives it up.
                 driver.send(.wentToBackground)
                 let chooser = SerialDriver(camera: camera, reader: reader, clock: clock, budget: budget)
-                if let web { chooser.pump.observer = { web.frame($0, $1, at: clock.now) } }
+                chooser.pump.observer = observer
                 chooser.send(.opened)
                 serial = chooser
             }
@@ -223,7 +250,38 @@ enum LiveCommand: Command {
         let dropped = driver.pump.framesDropped + (serial?.pump.framesDropped ?? 0)
         emit("  · camera: \(driver.pump.framesRead + (serial?.pump.framesRead ?? 0)) frames read, \(dropped) skipped unread")
         if let web { emit("  · page: \(web.framesShown) frames sent to the page") }
+        if let recording {
+            if let problem = (camera as? RecordingCamera)?.problem {
+                emit("  · recording: frames after a failed write were not kept: \(problem)")
+            }
+            let final = ScreenSnapshot(scan: driver, serial: serial)
+            for line in try recording.finish(at: driver.clock.now, showing: final, devices: ScenariosCommand.devicesFolder) { emit(line) }
+        }
         return ExitCode.success
+    }
+
+    /// The recording --record-scenario asks for; it starts from the demo register and takes
+    /// faults as keys, so neither --register nor --fault goes with it.
+    static func startRecording(_ options: Parsed<Option>) throws -> ScenarioRecording? {
+        guard let name = options.value(.recordScenario) else {
+            if options.given(.recordInto) { throw UsageError("--record-into goes with --record-scenario NAME") }
+            return nil
+        }
+        if options.given(.register) { throw UsageError("a recorded scenario starts from the demo register: leave out --register") }
+        if options.given(.fault) {
+            throw UsageError("faults are recorded as they are pressed (the page's buttons, or --keys T:fault:busy): leave out --fault")
+        }
+        return try ScenarioRecording(
+            name: name, root: options.value(.recordInto) ?? ".", purpose: options.has(.walkRound) ? .walkRound : .intake)
+    }
+
+    /// What is done with each frame read: shown on the page, written beside the recording.
+    static func frameObserver(web: LiveWeb?, recording: ScenarioRecording?, clock: any SessionClock) -> ((Frame, [Reading]) -> Void)? {
+        guard web != nil || recording != nil else { return nil }
+        return { frame, readings in
+            web?.frame(frame, readings, at: clock.now)
+            recording?.read(frame, readings, at: clock.now)
+        }
     }
 
     static func serialEvent(for key: String) -> SerialChooser.Event? {
@@ -314,5 +372,28 @@ final class LineInput {
         let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self).trimmingCharacters(in: .whitespaces)
         buffer.removeSubrange(buffer.startIndex...newline)
         return line
+    }
+}
+
+/// Keys pressed at session times, from --keys "1.5:v,3:n,4:fault:busy".
+struct ScriptedKeys {
+    private var pending: [(at: Duration, key: String)]
+
+    init(_ text: String?) throws {
+        pending = []
+        for item in (text ?? "").split(separator: ",") {
+            guard let colon = item.firstIndex(of: ":"), let at = parseSeconds(String(item[..<colon])),
+                item.index(after: colon) < item.endIndex
+            else { throw UsageError("--keys takes SECONDS:KEY items separated by commas (1.5:v,3:n), not '\(item)'") }
+            pending.append((at, String(item[item.index(after: colon)...])))
+        }
+        pending.sort { $0.at < $1.at }
+    }
+
+    /// The next key due by `now`, taken off the script.
+    mutating func due(at now: Duration) -> String? {
+        guard let first = pending.first, first.at <= now else { return nil }
+        pending.removeFirst()
+        return first.key
     }
 }

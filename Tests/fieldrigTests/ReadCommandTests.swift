@@ -12,6 +12,11 @@ struct Run {
 
 /// Runs the `fieldrig` built beside this test bundle, in the project's root.
 func fieldrig(_ arguments: String..., environment: [String: String]? = nil) throws -> Run {
+    try fieldrig(arguments, environment: environment)
+}
+
+/// `fieldrig` with the arguments in an array.
+func fieldrig(_ arguments: [String], environment: [String: String]? = nil) throws -> Run {
     let folder = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
     let process = Process()
     process.executableURL = folder.appendingPathComponent("fieldrig")
