@@ -106,158 +106,38 @@ enum LiveCommand: Command {
         var camera = try openCamera(source, faults: options.all(.fault))
         if let recording { camera = RecordingCamera(camera, recorder: recording.recorder, now: { clock.now }) }
         var script = try ScriptedKeys(options.value(.keys))
-        var temporary: String? = nil
-        let path: String
-        if let given = options.value(.register) {
-            path = given
-        } else {
-            temporary = NSTemporaryDirectory() + "fieldrig-live-\(getpid())"
-            try? FileManager.default.createDirectory(atPath: temporary!, withIntermediateDirectories: true)
-            path = temporary! + "/register.sqlite"
-        }
+        let (register, temporary) = try openRegister(options.value(.register))
         defer { if let temporary { try? FileManager.default.removeItem(atPath: temporary) } }
-        let register = try Register(path: path, create: temporary != nil)
-        if temporary != nil { try register.apply(.demo, at: RegisterCommand.now()) }
         let reader: any FrameReading = virtual ? CachingReader(try LiveRead.wrapReader()) : try LiveRead.wrapReader()
         var budget = TextBudget.standard
         budget.perWindow = options.integer(.textBudget)
         let driver = try ScanDriver(
             purpose: options.has(.walkRound) ? .walkRound : .intake, camera: camera, reader: reader, register: register,
             clock: clock, budget: budget)
-        let observer = frameObserver(web: web, recording: recording, clock: clock)
-        driver.pump.observer = observer
-        driver.send(.opened)
-        var serial: SerialDriver? = nil
-        var openings = 0
-        var shown = ""
-        var logged = (scan: 0, serial: 0)
-        var reportedDrops = (count: 0, at: Duration.zero)
-        var macReachable = true
-        var queue: (screen: QueueScreen?, read: (at: Duration, macReachable: Bool)?) = (nil, nil)
-        var lines: [String] = []
-        var rates = ReadingRates()
-        var budgetUse: (spent: Int, of: Int) { (serial?.textPassesInWindow ?? driver.textPassesInWindow, budget.perWindow) }
-        func say(_ line: String) {
-            emit(line)
-            if web != nil {
-                lines.append(line)
-                if lines.count > 200 { lines.removeFirst(100) }
-            }
-        }
-        /// A key from the terminal or the page; false when it means quit.
-        func act(_ key: String) -> Bool {
-            if key == "q" { return false }
-            let before = ScreenSnapshot(scan: driver, serial: serial)
-            let inChooser = serial != nil
-            defer {
-                recording?.key(
-                    key, at: driver.clock.now, before: before, after: ScreenSnapshot(scan: driver, serial: serial), inChooser: inChooser)
-            }
-            if let (title, _, trouble) = LiveWeb.faults.first(where: { $0.1 == key }) {
-                // The page injects a camera fault: the camera in use reports it, as a real one would.
-                say("  · the page injected a fault: \(title.lowercased())")
-                if let chooser = serial {
-                    chooser.pump.stop()
-                    chooser.send(.cameraFailed(trouble))
-                } else {
-                    driver.pump.stop()
-                    driver.send(.cameraFailed(trouble))
-                }
-            } else if key == "mac:leaves" || key == "mac:returns" {
-                macReachable = key == "mac:returns"
-                say("  · the Mac \(macReachable ? "came back to" : "left") the network")
-            } else if let chooser = serial {
-                if let event = serialEvent(for: key) { chooser.send(event) } else { say("  (keys: 1-9 u a c q)") }
-            } else if let event = event(for: key) {
-                if event == .returnedToForeground { driver.returnToForeground() } else { driver.send(event) }
-            } else {
-                say("  (keys: v o n d 1 2 3 s b f q)")
-            }
-            return true
-        }
+        let session = LiveSession(driver: driver, reader: reader, budget: budget, web: web, recording: recording)
         let input = virtual ? nil : LineInput()
-        running: while limit.map({ driver.clock.now < $0 }) ?? true {
-            let step = driver.clock.now + .milliseconds(virtual ? 100 : 50)
-            while let key = script.due(at: driver.clock.now) {
-                if !act(key) { break running }
+        running: while limit.map({ clock.now < $0 }) ?? true {
+            let step = clock.now + .milliseconds(virtual ? 100 : 50)
+            while let key = script.due(at: clock.now) {
+                if !session.act(key) { break running }
             }
-            if let chooser = serial {
-                chooser.run(until: step)
-                if chooser.handedBack != nil || chooser.usedSerial != nil {
-                    // Cancel (or the serial used, or nothing read) hands back to Scan, re-armed.
-                    say(TerminalText.serialChooser(chooser.chooser).joined(separator: "\n"))
-                    serial = nil
-                    logged.serial = 0
-                    driver.send(.opened)
-                }
-            } else {
-                driver.run(until: step)
-            }
-            while logged.scan < driver.log.count {
-                say("  · \(driver.log[logged.scan])")
-                logged.scan += 1
-            }
-            while let chooser = serial, logged.serial < chooser.log.count {
-                say("  · \(chooser.log[logged.serial])")
-                logged.serial += 1
-            }
-            let newlyOpened = driver.opened[openings...]
-            openings = driver.opened.count
-            if newlyOpened.contains(.open(.photographSerial)), serial == nil {
-                // The serial chooser takes the camera; the scan sheet gives it up.
-                driver.send(.wentToBackground)
-                let chooser = SerialDriver(camera: camera, reader: reader, clock: clock, budget: budget)
-                chooser.pump.observer = observer
-                chooser.send(.opened)
-                serial = chooser
-            }
-            if let line = rates.tick(at: driver.clock.now, pumps: [driver.pump] + (serial.map { [$0.pump] } ?? []), budget: budgetUse) {
-                say("  · " + line)
-                web?.reading = line
-            }
-            // A reader slower than the camera reads the newest frame; say how many went unread,
-            // at most once a second of the session.
-            let dropped = driver.pump.framesDropped + (serial?.pump.framesDropped ?? 0)
-            if dropped > reportedDrops.count, driver.clock.now - reportedDrops.at >= .seconds(1) {
-                say("  · camera: \(dropped) frames skipped unread so far (the reader is slower than the camera; the newest is read)")
-                reportedDrops = (dropped, driver.clock.now)
-            }
-            let screen =
-                serial.map { ["── Photograph a serial ─────────"] + TerminalText.serialChooser($0.chooser, keys: true) }
-                .map { $0.joined(separator: "\n") } ?? render(driver)
-            if screen != shown {
-                say(screen)
-                shown = screen
-            }
-            if let web {
-                // The queue is read from the register once a second, or when the Mac comes or
-                // goes, not on every turn of the loop: the summary costs milliseconds with many
-                // photographs, and the loop turns every 50.
-                if queue.read.map({ driver.clock.now - $0.at >= .seconds(1) || $0.macReachable != macReachable }) ?? true {
-                    let screen = (try? QueueSummary.of(register, macReachable: macReachable)).map {
-                        QueueScreen(summary: $0, rows: (try? register.queueRows()) ?? [])
-                    }
-                    queue = (screen, (driver.clock.now, macReachable))
-                }
-                let view =
-                    serial.map { PhoneView(chooser: $0.chooser, queue: queue.screen) }
-                    ?? PhoneView(scan: (driver.sheet.purpose, driver.sheet.screen), queue: queue.screen)
-                web.publish(phone: view, context: driver.sheet.context, log: lines)
-                for key in web.takeActions() where !act(key) { break running }
-            }
-            if let line = input?.next(), !act(line) { break }
+            session.turn(until: step)
+            for key in session.publish() where !session.act(key) { break running }
+            if let line = input?.next(), !session.act(line) { break }
         }
-        let dropped = driver.pump.framesDropped + (serial?.pump.framesDropped ?? 0)
-        emit("  · camera: \(driver.pump.framesRead + (serial?.pump.framesRead ?? 0)) frames read, \(dropped) skipped unread")
-        if let web { emit("  · page: \(web.framesShown) frames sent to the page") }
-        if let recording {
-            if let problem = (camera as? RecordingCamera)?.problem {
-                emit("  · recording: frames after a failed write were not kept: \(problem)")
-            }
-            let final = ScreenSnapshot(scan: driver, serial: serial)
-            for line in try recording.finish(at: driver.clock.now, showing: final, devices: ScenariosCommand.devicesFolder) { emit(line) }
-        }
+        try session.finish()
         return ExitCode.success
+    }
+
+    /// The register the session writes: the one given, or a demo register in a folder of its
+    /// own (the folder returned, to be removed).
+    static func openRegister(_ given: String?) throws -> (Register, temporary: String?) {
+        if let given { return (try Register(path: given, create: false), nil) }
+        let temporary = NSTemporaryDirectory() + "fieldrig-live-\(getpid())"
+        try? FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
+        let register = try Register(path: temporary + "/register.sqlite", create: true)
+        try register.apply(.demo, at: RegisterCommand.now())
+        return (register, temporary)
     }
 
     /// The recording --record-scenario asks for; it starts from the demo register and takes
