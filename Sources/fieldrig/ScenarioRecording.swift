@@ -172,18 +172,19 @@ final class ScenarioRecording {
             throw UsageError("--record-scenario takes a name of letters, digits and _ starting with a letter, not '\(name)'")
         }
         self.name = name
-        self.root = root
+        self.root = root.hasPrefix("/") ? root : FileManager.default.currentDirectoryPath + (root == "." ? "" : "/" + root)
         self.purpose = purpose
-        let scenario = "\(root)/Scenarios/\(name).swift"
+        let scenario = "\(self.root)/Scenarios/\(name).swift"
         guard !FileManager.default.fileExists(atPath: scenario) else {
             throw CommandFailure("\(scenario) exists already: choose another name, or remove it to record again")
         }
         do {
-            recorder = try SequenceRecorder(folder: "\(root)/Devices/recordings/\(name)", note: "Recorded at the webcam for \(name).swift")
+            recorder = try SequenceRecorder(
+                folder: "\(self.root)/Devices/recordings/\(name)", note: "Recorded at the webcam for \(name).swift")
         } catch {
             throw CommandFailure(error.description)
         }
-        let readings = "\(root)/Devices/recordings/\(name)/readings"
+        let readings = "\(self.root)/Devices/recordings/\(name)/readings"
         guard FileManager.default.createFile(atPath: readings, contents: nil), let handle = FileHandle(forWritingAtPath: readings)
         else { throw CommandFailure("\(readings): cannot create it") }
         readingsFile = handle

@@ -374,6 +374,12 @@ struct DefectsPutBackTests {
         #expect(found.contains("SCAN-9"), "\(found)")
     }
 
+    @Test("SERIAL-8: the chooser reading on from a failed camera, as Scan again once put it back")
+    func scanAgainReadsOn() throws {
+        let found = try failure("the chooser up, the camera fails (stopped@1.3)") { world in world.seams.chooserReading = { _ in true } }
+        #expect(found.contains("SERIAL-8"), "\(found)")
+    }
+
     @Test("SCAN-2: tags in view firing again and again")
     func flicker() throws {
         let found = try failure("three proven tags in view on Scan") { world in world.seams.beforeScanFrame = forgetFiredTags }
