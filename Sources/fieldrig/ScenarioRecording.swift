@@ -36,6 +36,8 @@ final class RecordingCamera: CameraDevice {
         guard case .frame(var frame)? = event else { return event }
         var recorded = frame
         recorded.timestamp = started + frame.timestamp
+        // Numbered as the recording numbers it; a frame not kept is numbered by nothing.
+        frame.index = -1
         if problem == nil, last.map({ recorded.timestamp > $0 }) ?? true {
             do {
                 try recorder.append(recorded)
@@ -193,7 +195,7 @@ final class ScenarioRecording {
 
     /// What was read live on a recorded frame: a line "INDEX<TAB>SECONDS<TAB>VALUE | VALUE".
     func read(_ frame: Frame, _ readings: [Reading], at time: Duration) {
-        guard frame.index < recorder.count else { return }
+        guard frame.index >= 0, frame.index < recorder.count else { return }
         let line = "\(frame.index)\t\(formatSeconds(time))\t\(readings.map(\.value).joined(separator: " | "))\n"
         try? readingsFile.write(contentsOf: Data(line.utf8))
     }
