@@ -9,7 +9,7 @@ enum BenchScenariosCommand: Command {
     static let name = ["bench", "scenarios"]
     static let summary = "scenarios per second, with OCR of the fixtures and with barcodes only"
     static let about = """
-        Usage: fieldrig bench scenarios [--jobs N] [--generated N]
+        Usage: fieldrig bench scenarios [--jobs N] [--generated N] [--shards N]
 
         Runs the whole suite twice in this process: reading barcodes and text (as CI does), then
         barcodes only (no OCR; scenarios that need printed text fail there, and are counted).
@@ -18,15 +18,20 @@ enum BenchScenariosCommand: Command {
         With --generated N, runs N generated scenarios instead, once (a busy fault at one of 20
         moments on the desk recording, the sheet checked after it), and says the process's
         memory at the end and at its peak: how the runner scales with the number of scenarios.
+
+        With --shards N, runs the suite (and the --generated scenarios with it) once to learn each
+        scenario's time, then each of N shards in turn, cut by count and then by those times, and
+        prints each shard's time and the spread between the slowest and the quickest.
         """
 
     enum Option: CommandOption {
-        case jobs, generated
+        case jobs, generated, shards
 
         var spec: OptionSpec {
             switch self {
             case .jobs: .integer("--jobs", "N", 1...64, default: defaultJobs, "scenarios run side by side (default: one a core)")
             case .generated: .integer("--generated", "N", 1...1_000_000, default: 0, "run N generated scenarios instead of the suite")
+            case .shards: .integer("--shards", "N", 2...64, default: 4, "time N shards cut by count and by duration")
             }
         }
     }
@@ -34,6 +39,11 @@ enum BenchScenariosCommand: Command {
     static func run(_ options: Parsed<Option>) throws -> Int32 {
         let jobs = options.integer(.jobs)
         let devices = FileManager.default.fileExists(atPath: "Devices/sequences") ? "Devices" : ScenarioPaths.devices
+        if options.given(.shards) {
+            let scenarios = allScenarios + (options.given(.generated) ? generated(options.integer(.generated)) : [])
+            shards(options.integer(.shards), of: scenarios, jobs: jobs, devices: devices)
+            return ExitCode.success
+        }
         if options.given(.generated) {
             let scenarios = generated(options.integer(.generated))
             let (passed, elapsed) = timed(scenarios, jobs: jobs, devices: devices, barcodesOnly: false)
@@ -46,6 +56,27 @@ enum BenchScenariosCommand: Command {
             emit(summary(barcodesOnly ? "barcodes only (no OCR)" : "barcodes and OCR      ", allScenarios.count, passed, elapsed, jobs))
         }
         return ExitCode.success
+    }
+
+    /// Times each of `count` shards of `scenarios`, cut by count and by the times of a first run.
+    static func shards(_ count: Int, of scenarios: [Scenario], jobs: Int, devices: String) {
+        let learned = Locked<[String: Double]>([:])
+        _ = ScenarioRunner(devices: devices).runAll(
+            scenarios, jobs: jobs, keeping: .nothing, makeReader: { try scenarioReader(barcodesOnly: false) },
+            progress: { result in learned.withLock { $0[result.scenario] = result.duration.inSeconds } })
+        for (label, durations) in [("by count", nil), ("by duration", learned.current)] as [(String, [String: Double]?)] {
+            var times: [Double] = []
+            for index in 1...count {
+                var selection = ScenarioSelection(shard: ScenarioSelection.Shard("\(index)/\(count)"))
+                selection.durations = durations
+                let share = selection.apply(to: scenarios, workingDirectory: FileManager.default.currentDirectoryPath)
+                let (_, elapsed) = timed(share, jobs: jobs, devices: devices, barcodesOnly: false)
+                times.append(seconds(elapsed))
+                emit(String(format: "%@, shard %d/%d: %d scenarios in %.2f s", label, index, count, share.count, seconds(elapsed)))
+            }
+            let spread = (times.max()! - times.min()!) / max(times.min()!, 1e-9) * 100
+            emit(String(format: "%@: the slowest shard %.1f%% over the quickest", label, spread))
+        }
     }
 
     /// Runs `scenarios`, keeping only the count that passed.

@@ -120,6 +120,30 @@ struct SerialCommandTests {
 
 @Suite("fieldrig scenarios, rules and explore")
 struct ScenarioCommandTests {
+    @Test("two shards cut by time and merged give the report an unsharded run gives: the same scenarios, in order, with the same results")
+    func shardsMerged() throws {
+        let folder = NSTemporaryDirectory() + "fieldrig-cli-shards-\(UUID().uuidString.prefix(8))"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        #expect(try fieldrig("scenarios", "--rule", "SCAN-7", "--report", "\(folder)/all").status == 0)
+        for shard in ["1/2", "2/2"] {
+            let out = "\(folder)/\(shard.prefix(1))"
+            let run = try fieldrig("scenarios", "--rule", "SCAN-7", "--shard", shard, "--durations", "\(folder)/all", "--report", out)
+            #expect(run.status == 0)
+        }
+        #expect(try fieldrig("report", "merge", "\(folder)/1", "\(folder)/2", "--out", "\(folder)/merged").status == 0)
+        func outcomes(_ report: String) throws -> [String] {
+            try String(contentsOfFile: "\(folder)/\(report)/results.jsonl", encoding: .utf8).split(separator: "\n").map { line in
+                let record = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] ?? [:]
+                return "\(record["name"] ?? "?") \(record["failure"] ?? "passed")"
+            }
+        }
+        let unsharded = try outcomes("all")
+        #expect(unsharded.count > 20)
+        #expect(try outcomes("merged") == unsharded)
+        let shares = try ["1", "2"].map { try outcomes($0).count }
+        #expect(shares.reduce(0, +) == unsharded.count && shares.allSatisfy { $0 > 0 })
+    }
+
     @Test("--report writes a folder report merge reads; --last-failed runs only what failed there; --durations goes with --shard")
     func reports() throws {
         let folder = NSTemporaryDirectory() + "fieldrig-cli-report-\(UUID().uuidString.prefix(8))"
