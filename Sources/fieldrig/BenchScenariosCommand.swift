@@ -19,9 +19,9 @@ enum BenchScenariosCommand: Command {
         moments on the desk recording, the sheet checked after it), and says the process's
         memory at the end and at its peak: how the runner scales with the number of scenarios.
 
-        With --shards N, runs the suite (and the --generated scenarios with it) once to learn each
-        scenario's time, then each of N shards in turn, cut by count and then by those times, and
-        prints each shard's time and the spread between the slowest and the quickest.
+        With --shards N, runs each of N shards of the suite (and of the --generated scenarios with
+        it) in turn, cut by count, then again cut by the times the scenarios took in those shards,
+        and prints each shard's time and the spread between the slowest and the quickest.
         """
 
     enum Option: CommandOption {
@@ -58,24 +58,27 @@ enum BenchScenariosCommand: Command {
         return ExitCode.success
     }
 
-    /// Times each of `count` shards of `scenarios`, cut by count and by the times of a first run.
+    /// Times each of `count` shards of `scenarios`, cut by count, then by the times the
+    /// scenarios took in those shards (as CI cuts by the durations of its last run).
     static func shards(_ count: Int, of scenarios: [Scenario], jobs: Int, devices: String) {
-        let learned = Locked<[String: Double]>([:])
-        _ = ScenarioRunner(devices: devices).runAll(
-            scenarios, jobs: jobs, keeping: .nothing, makeReader: { try scenarioReader(barcodesOnly: false) },
-            progress: { result in learned.withLock { $0[result.scenario] = result.duration.inSeconds } })
-        for (label, durations) in [("by count", nil), ("by duration", learned.current)] as [(String, [String: Double]?)] {
+        var learned: [String: Double]? = nil
+        for label in ["by count", "by duration"] {
+            let took = Locked<[String: Double]>([:])
             var times: [Double] = []
             for index in 1...count {
                 var selection = ScenarioSelection(shard: ScenarioSelection.Shard("\(index)/\(count)"))
-                selection.durations = durations
+                selection.durations = learned
                 let share = selection.apply(to: scenarios, workingDirectory: FileManager.default.currentDirectoryPath)
-                let (_, elapsed) = timed(share, jobs: jobs, devices: devices, barcodesOnly: false)
-                times.append(seconds(elapsed))
-                emit(String(format: "%@, shard %d/%d: %d scenarios in %.2f s", label, index, count, share.count, seconds(elapsed)))
+                let start = ContinuousClock.now
+                _ = ScenarioRunner(devices: devices).runAll(
+                    share, jobs: jobs, keeping: .nothing, makeReader: { try scenarioReader(barcodesOnly: false) },
+                    progress: { result in took.withLock { $0[result.scenario] = result.duration.inSeconds } })
+                times.append(seconds(ContinuousClock.now - start))
+                emit(String(format: "%@, shard %d/%d: %d scenarios in %.2f s", label, index, count, share.count, times.last!))
             }
             let spread = (times.max()! - times.min()!) / max(times.min()!, 1e-9) * 100
             emit(String(format: "%@: the slowest shard %.1f%% over the quickest", label, spread))
+            learned = took.current
         }
     }
 
