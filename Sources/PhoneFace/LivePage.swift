@@ -23,6 +23,7 @@ public enum LivePage {
                 m.element("span", [("class", "meta"), ("id", "rates")], "connecting…")
                 m.element("span", [("class", "meta"), ("id", "status")], "")
                 m.element("span", [("class", "meta"), ("id", "reading")], "")
+                m.element("span", [("class", "meta recording"), ("id", "recording")], "")
             }
             m.element("main", [("class", "live")]) { m in
                 m.element("div", [("id", "camera")]) { m in
@@ -54,7 +55,8 @@ public enum LivePage {
     }
 
     /// Follows the event stream: each message is the newest state, `{"phone", "frame", "width",
-    /// "height", "marks", "caption", "log", "cameraFps", "reading"}` (the reading's rates); a frame number that changed loads the
+    /// "height", "marks", "caption", "log", "cameraFps", "reading", "recording"}` (the reading's rates, what the recording
+    /// is doing); a frame number that changed loads the
     /// frame, and its marks and caption are shown with it once it has loaded (the next is asked
     /// for only then, so a slow page skips frames).
     static let script = """
@@ -62,7 +64,7 @@ public enum LivePage {
         const phone = document.getElementById("phone"), img = document.getElementById("frame");
         const marks = document.getElementById("marks"), caption = document.getElementById("caption");
         const log = document.getElementById("log"), rates = document.getElementById("rates"), status = document.getElementById("status");
-        const reading = document.getElementById("reading");
+        const reading = document.getElementById("reading"), recording = document.getElementById("recording");
         let wanted = null, loading = false, shownAt = [], cameraFps = 0, updates = 0;
         function loadFrame() {
           if (loading || wanted === null || img.dataset.frame === String(wanted.frame)) return;
@@ -93,6 +95,7 @@ public enum LivePage {
           if (s.log) log.textContent = s.log.join("\\n");
           if (s.cameraFps !== undefined) cameraFps = s.cameraFps;
           if (s.reading) reading.textContent = s.reading;
+          if (s.recording !== undefined) { recording.textContent = s.recording; recording.dataset.on = String(s.recording.startsWith("●")); }
         };
         function send(key) {
           fetch("action", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ key: key }) });

@@ -7,6 +7,7 @@ public enum PageStyle {
         header.page { padding: 10px 16px; background: #1c1c1e; color: #f2f2f7; display: flex; gap: 16px; align-items: baseline; flex-wrap: wrap; }
         header.page h1 { font-size: 17px; margin: 0; }
         header.page .meta { font-size: 13px; color: #c7c7cc; }
+        header.page .recording[data-on="true"] { color: #ff453a; font-weight: 600; }
         main.live .phone { min-height: 700px; }
         #picture #marks svg { position: absolute; inset: 0; width: 100%; height: 100%; pointer-events: none; }
         main.live { display: flex; gap: 20px; padding: 16px; align-items: flex-start; flex-wrap: wrap; }

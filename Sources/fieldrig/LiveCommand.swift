@@ -45,7 +45,9 @@ enum LiveCommand: Command {
         site that rebinds its name to this machine reads nothing). Served on an address other
         machines can reach (0.0.0.0:PORT), a warning says so; the secret is still required.
 
-        With --record-scenario NAME, the session becomes a scenario: the camera's frames are kept
+        With --record-scenario NAME, the session becomes a scenario (with --web, from the page's
+        Record button to its Stop button, and "Expect this" picks what is expected; otherwise the
+        whole session, every expectation written): the camera's frames are kept
         as a recording in Devices/recordings/NAME (with what was read live on each frame in its
         `readings` file), every key (from the terminal, the page or --keys) with its time, and on
         quitting Scenarios/NAME.swift is written: Phone(recording: "NAME"), the steps with the waits
@@ -92,7 +94,9 @@ enum LiveCommand: Command {
         let limit = options.given(.seconds) ? Duration.seconds(options.integer(.seconds)) : nil
         // The page's address is the first line, so a script (or a person) can open it at once.
         guard options.given(.web) || !options.given(.webToken) else { throw UsageError("--web-token goes with --web") }
-        let web = try options.value(.web).map { try LiveWeb(address: $0, source: source, token: options.value(.webToken)) }
+        let web = try options.value(.web).map {
+            try LiveWeb(address: $0, source: source, token: options.value(.webToken), recordable: options.given(.recordScenario))
+        }
         defer { web?.stop() }
         if let web { emit("page: \(web.address)") }
         if let web, web.exposed {
@@ -104,7 +108,11 @@ enum LiveCommand: Command {
         let virtual = options.has(.virtual)
         let clock: any SessionClock = virtual ? VirtualClock() : RealClock()
         var camera = try openCamera(source, faults: options.all(.fault))
-        if let recording { camera = RecordingCamera(camera, recorder: recording.recorder, now: { clock.now }) }
+        if let recording {
+            camera = RecordingCamera(camera, recording: recording, now: { clock.now })
+            // With the page, the person presses Record; without it, the session is the recording.
+            if web == nil { recording.start(at: .zero) }
+        }
         var script = try ScriptedKeys(options.value(.keys))
         let (register, temporary) = try openRegister(options.value(.register))
         defer { if let temporary { try? FileManager.default.removeItem(atPath: temporary) } }

@@ -54,11 +54,39 @@ final class LiveSession {
     /// A key from the terminal, the page or --keys; false when it means quit.
     func act(_ key: String) -> Bool {
         if key == "q" { return false }
+        if key.hasPrefix("record:") || key.hasPrefix("expect:") {
+            record(key)
+            return true
+        }
         let before = snapshot
         let inChooser = serial != nil
         perform(key)
         recording?.key(key, at: now, before: before, after: snapshot, inChooser: inChooser)
         return true
+    }
+
+    /// The recording's controls: Record opens the scan sheet afresh and starts it, Stop writes
+    /// the scenario, "Expect this" picks a part of the phone to expect now.
+    private func record(_ key: String) {
+        guard let recording else { return say("  (no recording: start with --record-scenario NAME)") }
+        switch key {
+        case "record:start":
+            guard recording.origin == nil else { return say("  · recording: \(recording.status(at: now))") }
+            serial?.pump.stop()
+            serial = nil
+            recording.start(at: now)
+            driver.send(.opened)
+            say("  · recording \(recording.name) from now")
+        case "record:stop":
+            guard recording.isRecording else { return say("  · recording: \(recording.status(at: now))") }
+            do {
+                for line in try recording.finish(at: now, showing: snapshot, devices: ScenariosCommand.devicesFolder) { say(line) }
+            } catch {
+                say("  · recording: \(error)")
+            }
+        default:
+            recording.pick(String(key.dropFirst("expect:".count)), at: now, showing: snapshot)
+        }
     }
 
     private func perform(_ key: String) {
@@ -161,6 +189,7 @@ final class LiveSession {
         let view =
             serial.map { PhoneView(chooser: $0.chooser, queue: queue.screen) }
             ?? PhoneView(scan: (driver.sheet.purpose, driver.sheet.screen), queue: queue.screen)
+        web.recordingStatus = recording?.status(at: now) ?? ""
         web.publish(phone: view, context: driver.sheet.context, log: lines)
         return web.takeActions()
     }
@@ -170,7 +199,12 @@ final class LiveSession {
         let dropped = driver.pump.framesDropped + (serial?.pump.framesDropped ?? 0)
         emit("  · camera: \(driver.pump.framesRead + (serial?.pump.framesRead ?? 0)) frames read, \(dropped) skipped unread")
         if let web { emit("  · page: \(web.framesShown) frames sent to the page") }
-        guard let recording else { return }
+        guard let recording, !recording.finished else { return }
+        guard recording.isRecording else {
+            // Record was never pressed: the empty recording folder goes, and nothing is written.
+            try? FileManager.default.removeItem(atPath: recording.recordingFolder)
+            return emit("  · recording: nothing recorded (Record was never pressed)")
+        }
         if let problem = (driver.pump.camera as? RecordingCamera)?.problem {
             emit("  · recording: frames after a failed write were not kept: \(problem)")
         }

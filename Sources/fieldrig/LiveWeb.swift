@@ -33,11 +33,21 @@ final class LiveWeb {
         ("Camera stopped", "fault:stopped", .stopped(reason: "stopped from the live page")),
     ]
     static let worldKeys: Set<String> = Set(faults.map(\.1) + ["mac:leaves", "mac:returns"])
+    /// The recording's controls: Record, Stop, and "Expect this" for each part of the phone.
+    static let recordingControls: [LivePage.Control] = [
+        .init("● Record", "record:start"), .init("■ Stop recording", "record:stop"),
+        .init("Expect this sentence", "expect:sentence"), .init("Expect these routes", "expect:routes"),
+        .init("Expect these buttons", "expect:buttons"), .init("Expect this card", "expect:card"),
+        .init("Expect this offer", "expect:offer"), .init("Expect this chooser", "expect:chooser"),
+        .init("Expect what was opened", "expect:opened"),
+    ]
+    /// What the page says of the recording, when there is one.
+    var recordingStatus = ""
     static let personKeys: Set<String> = Set("vondsbfuac123456789".map(String.init))
 
     /// Serves on `address` ("[HOST:]PORT"; loopback unless a host is given), to requests that
     /// carry `token` (a new random one unless given) and name the page by its own host.
-    init(address: String, source: String, token: String? = nil) throws {
+    init(address: String, source: String, token: String? = nil, recordable: Bool = false) throws {
         let parts = address.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
         let given = parts.count == 2 ? parts[0] : "127.0.0.1"
         let host = given == "localhost" ? "127.0.0.1" : given
@@ -56,7 +66,8 @@ final class LiveWeb {
             ("The phone", [.init("Go to the background", "b"), .init("Come back to the foreground", "f")]),
             ("The camera", LiveWeb.faults.map { LivePage.Control($0.0, $0.1) }),
             ("The Mac", [.init("The Mac leaves the network", "mac:leaves"), .init("The Mac comes back", "mac:returns")]),
-        ]
+        ] + (recordable ? [("The recording", LiveWeb.recordingControls)] : [])
+        let allowed = LiveWeb.personKeys.union(LiveWeb.worldKeys).union(recordable ? Set(LiveWeb.recordingControls.map(\.action)) : [])
         let shortcuts =
             "v VERIFY · o OPEN THE RECORD · n NEXT · d done · 1 2 3 routes (rows in the chooser) · s Settings · u USE THIS SERIAL · a Scan again · c Cancel · b background · f foreground"
         do {
@@ -70,7 +81,7 @@ final class LiveWeb {
                     guard let jpeg = frameJPEG.current else { return .text("No frame yet.\n", status: 404) }
                     return PageResponse(contentType: "image/jpeg", body: jpeg)
                 case ("POST", "/action"):
-                    return LiveWeb.take(request, into: actions)
+                    return LiveWeb.take(request, allowed: allowed, into: actions)
                 case (_, "/action"):
                     return .text("An action is a POST from the page.\n", status: 405)
                 default:
@@ -97,14 +108,14 @@ final class LiveWeb {
     }
 
     /// An action the page sent: `{"key": KEY}` as JSON, which a form on another page cannot send.
-    static func take(_ request: PageRequest, into actions: Locked<[String]>) -> PageResponse {
+    static func take(_ request: PageRequest, allowed: Set<String>, into actions: Locked<[String]>) -> PageResponse {
         guard request.contentType?.lowercased().hasPrefix("application/json") == true else {
             return .text("An action is sent by the page as JSON.\n", status: 415)
         }
         guard let object = try? JSONSerialization.jsonObject(with: Data(request.body)) as? [String: Any],
             let key = object["key"] as? String
         else { return .text("An action is {\"key\": KEY}.\n", status: 400) }
-        guard LiveWeb.personKeys.contains(key) || LiveWeb.worldKeys.contains(key) else {
+        guard allowed.contains(key) else {
             return .text("No such action: \(key)\n", status: 404)
         }
         actions.withLock { $0.append(key) }
@@ -149,6 +160,7 @@ final class LiveWeb {
             ("phone", .string(html)), ("frame", .int(frameNumber)), ("width", .int(size.width)), ("height", .int(size.height)),
             ("marks", .string(lastMarks)), ("caption", .string(lastCaption)), ("log", .array(log.suffix(40).map(JSON.string))),
             ("cameraFps", .double((fps * 10).rounded() / 10)), ("reading", .string(reading)),
+            ("recording", .string(recordingStatus)),
         ]).text
         if state != published {
             server.events.publish(state)

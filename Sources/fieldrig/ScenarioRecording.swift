@@ -10,15 +10,16 @@ import Shell
 /// as the recording numbers them (so what was read on a frame can be matched on replay).
 final class RecordingCamera: CameraDevice {
     let underlying: any CameraDevice
-    let recorder: SequenceRecorder
+    let recording: ScenarioRecording
+    var recorder: SequenceRecorder { recording.recorder }
     let now: () -> Duration
     private var started = Duration.zero
     private var last: Duration? = nil
     private(set) var problem: String? = nil
 
-    init(_ underlying: any CameraDevice, recorder: SequenceRecorder, now: @escaping () -> Duration) {
+    init(_ underlying: any CameraDevice, recording: ScenarioRecording, now: @escaping () -> Duration) {
         self.underlying = underlying
-        self.recorder = recorder
+        self.recording = recording
         self.now = now
     }
 
@@ -34,10 +35,11 @@ final class RecordingCamera: CameraDevice {
     func nextEvent(before deadline: Duration) -> CameraEvent? {
         let event = underlying.nextEvent(before: deadline)
         guard case .frame(var frame)? = event else { return event }
-        var recorded = frame
-        recorded.timestamp = started + frame.timestamp
         // Numbered as the recording numbers it; a frame not kept is numbered by nothing.
         frame.index = -1
+        guard recording.isRecording, let origin = recording.origin, started + frame.timestamp >= origin else { return .frame(frame) }
+        var recorded = frame
+        recorded.timestamp = started + frame.timestamp - origin
         if problem == nil, last.map({ recorded.timestamp > $0 }) ?? true {
             do {
                 try recorder.append(recorded)
@@ -89,31 +91,39 @@ struct ScreenSnapshot: Equatable {
     /// The expectations that say this, in the scenario language.
     var lines: [ScriptLine] {
         var out: [ScriptLine] = []
-        if let sentence { out.append(.init("expectSentence(\(literal(sentence)))") { expectSentence(sentence, file: $0, line: $1) }) }
-        if let routes { out.append(.init("expectRoutes(\(literal(routes)))") { expectRoutes(routes, file: $0, line: $1) }) }
+        if let sentence {
+            out.append(.init("expectSentence(\(literal(sentence)))", part: "sentence") { expectSentence(sentence, file: $0, line: $1) })
+        }
+        if let routes { out.append(.init("expectRoutes(\(literal(routes)))", part: "routes") { expectRoutes(routes, file: $0, line: $1) }) }
         if let buttons, !buttons.isEmpty {
-            out.append(.init("expectButtons(\(literal(buttons)))") { expectButtons(buttons, file: $0, line: $1) })
+            out.append(.init("expectButtons(\(literal(buttons)))", part: "buttons") { expectButtons(buttons, file: $0, line: $1) })
         }
         if let card {
             out.append(
-                .init("expectCard(tag: \(literal(card.tag)), name: \(literal(card.name)), reason: \(literal(card.reason)))") {
+                .init("expectCard(tag: \(literal(card.tag)), name: \(literal(card.name)), reason: \(literal(card.reason)))", part: "card") {
                     expectCard(tag: card.tag, name: card.name, reason: card.reason, file: $0, line: $1)
                 })
         }
         if let confirmation {
             // The time in "Verified at HH:MM." is the wall clock's live and the virtual one's on replay.
             if confirmation.hasPrefix("Verified at ") {
-                out.append(.init("expectVerified()") { expectVerified(file: $0, line: $1) })
+                out.append(.init("expectVerified()", part: "card") { expectVerified(file: $0, line: $1) })
             } else {
-                out.append(.init("expectConfirmation(\(literal(confirmation)))") { expectConfirmation(confirmation, file: $0, line: $1) })
+                out.append(
+                    .init("expectConfirmation(\(literal(confirmation)))", part: "card") {
+                        expectConfirmation(confirmation, file: $0, line: $1)
+                    })
             }
         }
         if let offer {
-            out.append(.init("expectOffer(containing: \(literal(offer)))") { expectOffer(containing: offer, file: $0, line: $1) })
+            out.append(
+                .init("expectOffer(containing: \(literal(offer)))", part: "offer") { expectOffer(containing: offer, file: $0, line: $1) })
         }
-        if let chooser { out.append(.init("expectChooser(\(literal(chooser)))") { expectChooser(chooser, file: $0, line: $1) }) }
+        if let chooser {
+            out.append(.init("expectChooser(\(literal(chooser)))", part: "chooser") { expectChooser(chooser, file: $0, line: $1) })
+        }
         let opened = opened
-        out.append(.init("expectOpened(\(literal(opened)))") { expectOpened(opened, file: $0, line: $1) })
+        out.append(.init("expectOpened(\(literal(opened)))", part: "opened") { expectOpened(opened, file: $0, line: $1) })
         return out
     }
 }
@@ -122,9 +132,14 @@ struct ScreenSnapshot: Equatable {
 struct ScriptLine {
     var code: String
     var make: (String, Int) -> Step
+    /// For an expectation, the part of the phone it is about ("card", "sentence"...); nil for an action.
+    var part: String? = nil
+    /// Whether the person picked it ("Expect this"), rather than it being written of everything shown.
+    var picked = false
 
-    init(_ code: String, _ make: @escaping (String, Int) -> Step) {
+    init(_ code: String, part: String? = nil, _ make: @escaping (String, Int) -> Step) {
         self.code = code
+        self.part = part
         self.make = make
     }
 }
@@ -161,6 +176,38 @@ final class ScenarioRecording {
     private var lastTime = Duration.zero
     private var shown: ScreenSnapshot? = nil
     private var rules: Set<String> = ["SCAN-6", "RIG-2", "RIG-3"]
+    /// The session time the recording began at; nil until it does.
+    private(set) var origin: Duration? = nil
+    private(set) var finished = false
+    /// Whether the person picked expectations ("Expect this"): then only those are written.
+    private var picking = false
+
+    var isRecording: Bool { origin != nil && !finished }
+
+    /// What the page says of the recording.
+    func status(at now: Duration) -> String {
+        if finished { return "recorded: Scenarios/\(name).swift" }
+        guard let origin else { return "ready to record \(name): press Record" }
+        return String(format: "● recording %@ · %.1f s", name, (now - origin).inSeconds)
+    }
+
+    /// Begins the recording at session time `now` (the scan sheet is opened afresh then).
+    func start(at now: Duration) {
+        guard origin == nil else { return }
+        origin = now
+    }
+
+    /// The expectations of one part of the phone ("card", "sentence"...), picked at `time`.
+    func pick(_ part: String, at time: Duration, showing screen: ScreenSnapshot) {
+        guard isRecording, let origin else { return }
+        settle(at: time - origin, showing: shown ?? screen)
+        picking = true
+        body += screen.lines.filter { $0.part == part }.map { line in
+            var picked = line
+            picked.picked = true
+            return picked
+        }
+    }
 
     var recordingFolder: String { "\(root)/Devices/recordings/\(name)" }
     var scenarioFile: String { "\(root)/Scenarios/\(name).swift" }
@@ -195,16 +242,16 @@ final class ScenarioRecording {
 
     /// What was read live on a recorded frame: a line "INDEX<TAB>SECONDS<TAB>VALUE | VALUE".
     func read(_ frame: Frame, _ readings: [Reading], at time: Duration) {
-        guard frame.index >= 0, frame.index < recorder.count else { return }
-        let line = "\(frame.index)\t\(formatSeconds(time))\t\(readings.map(\.value).joined(separator: " | "))\n"
+        guard isRecording, let origin, frame.index >= 0, frame.index < recorder.count else { return }
+        let line = "\(frame.index)\t\(formatSeconds(time - origin))\t\(readings.map(\.value).joined(separator: " | "))\n"
         try? readingsFile.write(contentsOf: Data(line.utf8))
     }
 
     /// A key pressed at `time`, with the phone before and after it; false for a key that is no step.
     @discardableResult
     func key(_ key: String, at time: Duration, before: ScreenSnapshot, after: ScreenSnapshot, inChooser: Bool) -> Bool {
-        guard let action = Self.action(key, inChooser: inChooser) else { return false }
-        settle(at: time, showing: before)
+        guard isRecording, let origin, let action = Self.action(key, inChooser: inChooser) else { return false }
+        settle(at: time - origin, showing: before)
         body += action.lines
         rules.formUnion(action.rules)
         let said = Set(before.lines.map(\.code))
@@ -291,8 +338,12 @@ extension ScenarioRecording {
     /// virtual clock, writes Scenarios/NAME.swift saying at each step what the replay did not
     /// reproduce, and returns the lines to print.
     func finish(at time: Duration, showing screen: ScreenSnapshot, devices: String) throws -> [String] {
-        settle(at: time, showing: screen)
+        guard isRecording, let origin else { return ["no scenario recorded: Record was never pressed"] }
+        settle(at: time - origin, showing: screen)
+        finished = true
         try? readingsFile.close()
+        // Picked expectations stand for all: the rest were only what happened to be shown.
+        if picking { body = body.filter { $0.part == nil || $0.picked } }
         let header = [
             "import Companion", "import ScenarioKit", "",
             "/// Recorded at the webcam with `fieldrig live --record-scenario \(name)`: the frames are in",

@@ -78,3 +78,56 @@ struct RecordScenarioTests {
         #expect(!FileManager.default.fileExists(atPath: "\(root)/Devices/recordings/x"))
     }
 }
+
+/// The round trip at the page, in a real browser.
+@Suite("recording a scenario at the live page", .serialized)
+struct RecordAtThePageTests {
+    @Test(
+        "Record, Expect this card, VERIFY, Expect this card, the camera busy, Stop: the picked expectations, type-checked, replayed green")
+    func roundTrip() throws {
+        let root = try recordingRoot()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let rig = try BackgroundRig([
+            "live", "--camera", "Devices/sequences/tag-mf-0004", "--walk-round", "--web", "0", "--seconds", "300",
+            "--record-scenario", "atThePage", "--record-into", root,
+        ])
+        let address = String(try rig.address().dropFirst("page: ".count))
+        let browser = try Chromium()
+        let tab = try browser.open(address)
+        func click(_ key: String) throws {
+            _ = try browser.evaluate("document.querySelector('button[data-key=\"\(key)\"]').click()", in: tab)
+        }
+        func waitFor(_ expression: String) throws -> Any? { try browser.waitFor(expression, in: tab) }
+        #expect((try waitFor("document.getElementById('recording').textContent || null") as? String)?.hasPrefix("ready to record") == true)
+        try click("record:start")
+        #expect(try waitFor("document.getElementById('recording').dataset.on === 'true' || null") as? Bool == true)
+        #expect(try waitFor("document.querySelector('#phone .card.hit .name')?.textContent") as? String == "Core switch")
+        try click("expect:card")
+        _ = try browser.evaluate("document.querySelector('#phone .card.hit button[data-key=\"v\"]').click()", in: tab)
+        let confirmation = try waitFor("document.querySelector('#phone .card.hit .confirmation')?.textContent") as? String
+        #expect(confirmation?.hasPrefix("Verified at ") == true)
+        try click("expect:card")
+        try click("fault:busy")
+        #expect(
+            try waitFor("document.querySelector('#phone #scan .sentence')?.textContent.startsWith('The camera is busy') || null") as? Bool
+                == true)
+        try click("expect:sentence")
+        try click("record:stop")
+        let status = try waitFor(
+            "document.getElementById('recording').textContent.startsWith('recorded') ? document.getElementById('recording').textContent : null"
+        )
+        #expect(status as? String == "recorded: Scenarios/atThePage.swift")
+        #expect(rig.quit() == 0)
+        #expect(rig.stdout.contains("recorded: \(root)/Scenarios/atThePage.swift"), "\(rig.stdout.suffix(800))")
+        #expect(!rig.stdout.contains("replay stopped"), "\(rig.stdout.suffix(800))")
+        let file = try String(contentsOfFile: "\(root)/Scenarios/atThePage.swift", encoding: .utf8)
+        for step in ["openScan(.walkRound)", "expectCard(tag: \"MF-0004\"", "tapVerify()", "expectVerified()", "cameraFails(.busy)"] {
+            #expect(file.contains(step), "\(step) is not in\n\(file)")
+        }
+        // Picked expectations stand for all: nothing else shown is expected.
+        #expect(!file.contains("expectRoutes(") && !file.contains("expectOpened("), "\(file)")
+        #expect(file.contains("expectSentence(") && file.contains("\"The camera is busy. Another app is using it."), "\(file)")
+        let checked = try typecheck("\(root)/Scenarios/atThePage.swift")
+        #expect(checked.status == 0, "\(checked.stderr)")
+    }
+}
