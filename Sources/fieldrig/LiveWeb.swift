@@ -62,11 +62,12 @@ final class LiveWeb {
         let page = page
         let frameJPEG = frameJPEG
         let actions = actions
-        let controls: [(group: String, controls: [LivePage.Control])] = [
-            ("The phone", [.init("Go to the background", "b"), .init("Come back to the foreground", "f")]),
-            ("The camera", LiveWeb.faults.map { LivePage.Control($0.0, $0.1) }),
-            ("The Mac", [.init("The Mac leaves the network", "mac:leaves"), .init("The Mac comes back", "mac:returns")]),
-        ] + (recordable ? [("The recording", LiveWeb.recordingControls)] : [])
+        let controls: [(group: String, controls: [LivePage.Control])] =
+            [
+                ("The phone", [.init("Go to the background", "b"), .init("Come back to the foreground", "f")]),
+                ("The camera", LiveWeb.faults.map { LivePage.Control($0.0, $0.1) }),
+                ("The Mac", [.init("The Mac leaves the network", "mac:leaves"), .init("The Mac comes back", "mac:returns")]),
+            ] + (recordable ? [("The recording", LiveWeb.recordingControls)] : [])
         let allowed = LiveWeb.personKeys.union(LiveWeb.worldKeys).union(recordable ? Set(LiveWeb.recordingControls.map(\.action)) : [])
         let shortcuts =
             "v VERIFY · o OPEN THE RECORD · n NEXT · d done · 1 2 3 routes (rows in the chooser) · s Settings · u USE THIS SERIAL · a Scan again · c Cancel · b background · f foreground"
