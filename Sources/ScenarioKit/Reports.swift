@@ -152,6 +152,13 @@ public final class RunReport: Sendable {
     {
         if let problem = problems.current.first { throw ReportFolder.Failure(problem) }
         let all = ordered
+        var named: [String: String] = [:]
+        for record in all {
+            if let other = named.updateValue(record.location, forKey: record.name), folder != nil {
+                throw ReportFolder.Failure(
+                    "two scenarios are named '\(record.name)' (\(other) and \(record.location)): a report folder needs each name once")
+            }
+        }
         let xml = JUnitReport.xml(all, elapsed: elapsed)
         if let junit { try ReportFolder.write(xml, to: junit) }
         if let folder {

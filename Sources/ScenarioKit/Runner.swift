@@ -21,6 +21,8 @@ public struct ScenarioResult: Sendable {
     public var trace: ScenarioTrace? = nil
     /// The pictures the trace's filmstrips refer to, by file name.
     public var tracePictures: [String: [UInt8]] = [:]
+    /// Where the scenario was in the list `runAll` was given (0 for a scenario run alone).
+    public var index = 0
 
     public var passed: Bool { failure == nil }
 }
@@ -277,9 +279,10 @@ public final class ScenarioRunner {
                 reader = try makeReader()
             } catch {
                 while let i = next.take(below: scenarios.count) {
-                    let failed = ScenarioResult(
+                    var failed = ScenarioResult(
                         scenario: scenarios[i].name, rules: scenarios[i].rules, location: scenarios[i].location,
                         failure: "the reader could not be set up: \(error)", transcript: [], duration: .zero)
+                    failed.index = i
                     if keeping == .everything { results.withLock { $0[i] = failed } }
                     progress(failed)
                 }
@@ -287,6 +290,7 @@ public final class ScenarioRunner {
             }
             while let i = next.take(below: scenarios.count) {
                 var result = runner.run(scenarios[i], reader: reader, tracing: traces != nil)
+                result.index = i
                 if traces == .failures, result.passed {
                     result.trace = nil
                     result.tracePictures = [:]

@@ -142,7 +142,6 @@ enum ScenariosCommand: Command {
         let barcodesOnly = options.has(.barcodesOnly)
         let keepTranscripts = options.integer(.repeats) > 1
         let traces: TraceKeeping? = options.given(.trace) ? (options.has(.traceEvery) ? .every : .failures) : nil
-        let position = Dictionary(selected.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
         let done = Locked(0)
         let transcripts = Locked<[Int: [String]]>([:])
         let total = selected.count
@@ -151,9 +150,8 @@ enum ScenariosCommand: Command {
             progress: { result in
                 let n = (done.take(below: Int.max) ?? 0) + 1
                 emit("[\(n)/\(total)] \(result.passed ? "pass" : "FAIL")  \(result.scenario)  (\(ms(result.duration)))")
-                let number = position[result.scenario] ?? n - 1
-                report.add(result, number: number)
-                if keepTranscripts { transcripts.withLock { $0[number] = result.transcript } }
+                report.add(result, number: result.index)
+                if keepTranscripts { transcripts.withLock { $0[result.index] = result.transcript } }
             })
         return transcripts.current
     }
@@ -164,15 +162,12 @@ enum ScenariosCommand: Command {
         _ selected: [Scenario], options: Parsed<Option>, jobs: Int, first: [Int: [String]], report: RunReport
     ) throws {
         let barcodesOnly = options.has(.barcodesOnly)
-        let position = Dictionary(selected.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
         for run in 1..<options.integer(.repeats) {
             _ = ScenarioRunner(devices: devicesFolder).runAll(
                 selected, jobs: jobs, keeping: .nothing, makeReader: { try scenarioReader(barcodesOnly: barcodesOnly) },
                 progress: { later in
-                    guard let number = position[later.scenario],
-                        let difference = Transcripts.firstDifference(first[number] ?? [], later.transcript)
-                    else { return }
-                    report.fail(number, "not deterministic: run 1 and run \(run + 1) differ at \(difference)")
+                    guard let difference = Transcripts.firstDifference(first[later.index] ?? [], later.transcript) else { return }
+                    report.fail(later.index, "not deterministic: run 1 and run \(run + 1) differ at \(difference)")
                 })
         }
     }
