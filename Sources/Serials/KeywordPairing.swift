@@ -28,7 +28,18 @@ final class KeywordPairing {
     /// A line with its keyword and value inline, and the value lines lying over its value.
     var inline: [Int: (keyword: String, fuller: [Int], lines: [Int])] = [:]
 
-    init(_ given: [SerialReading], inFormat: @escaping (String) -> Bool) {
+    /// The passes a test may turn off, to show what each one does.
+    enum Pass: String, CaseIterable, Sendable {
+        case joinSplitKeywords, dropKeywordsReadTwice, dropKeywordsReadWithTheirValue
+        case pairOnRows, pairUnder, pairBefore, pairOver
+        case addOtherReadingsOfValues, nameValuesWithinLines, addInlineValuesReadAgain
+    }
+
+    /// The passes left out (for tests; the extractor runs every one).
+    let without: Set<Pass>
+
+    init(_ given: [SerialReading], inFormat: @escaping (String) -> Bool, without: Set<Pass> = []) {
+        self.without = without
         let readings = Layout.mended(given, tilt: Layout.tilt(of: given))
         self.readings = readings
         out = readings
@@ -40,19 +51,23 @@ final class KeywordPairing {
     /// Every pass, in order; the lines rebuilt.
     func joined() -> [SerialReading] {
         findKeywords()
-        joinSplitKeywords()
+        run(.joinSplitKeywords, joinSplitKeywords)
         collectValues()
-        dropKeywordsReadTwice()
-        dropKeywordsReadWithTheirValue()
+        run(.dropKeywordsReadTwice, dropKeywordsReadTwice)
+        run(.dropKeywordsReadWithTheirValue, dropKeywordsReadWithTheirValue)
         markSerialKeywords()
-        pairOnRows()
-        pairUnder()
-        pairBefore()
-        pairOver()
-        addOtherReadingsOfValues()
-        nameValuesWithinLines()
-        addInlineValuesReadAgain()
+        run(.pairOnRows, pairOnRows)
+        run(.pairUnder, pairUnder)
+        run(.pairBefore, pairBefore)
+        run(.pairOver, pairOver)
+        run(.addOtherReadingsOfValues, addOtherReadingsOfValues)
+        run(.nameValuesWithinLines, nameValuesWithinLines)
+        run(.addInlineValuesReadAgain, addInlineValuesReadAgain)
         return result()
+    }
+
+    private func run(_ pass: Pass, _ body: () -> Void) {
+        if !without.contains(pass) { body() }
     }
 
     /// The keyword lines: a caption, or a line that ends waiting for its value.
