@@ -98,54 +98,30 @@ public enum SerialExtractor {
         var escs: [String] = []
         var escPlaces: [String] = []
         let barcodes = readings.filter(\.isBarcode).map(\.value)
-        // Printed lines first: their keywords say what the barcodes' values are not.
+        takePrintedLines(
+            readings, formats: formats, makersFormats: makersFormats, barcodes: barcodes, into: &pool, excluded: &excluded, escs: &escs,
+            escPlaces: &escPlaces)
+        let captioned = takeBarcodes(readings, makersFormats: makersFormats, excluded: excluded, into: &pool)
+        pool.splitPrintFromBarcode()
+        pool.mergeConfusedPrint()
+        let decisive = formats.filter(\.isDecisive)
+        var found = pool.result(expressServiceCodes: escs, formats: decisive, makersFormats: makersFormats, captioned: captioned)
+        addTags(ofExpressServiceCodes: escs, at: escPlaces, makersFormats: makersFormats, to: &found)
+        return found.isEmpty ? shapedLikeSerials(readings, formats: decisive, makersFormats: makersFormats) : found
+    }
+
+    /// The printed lines into `pool`: each value its keyword names (or none names), each value
+    /// named as something else into `excluded`, each Express Service Code into `escs`. Printed
+    /// lines first: their keywords say what the barcodes' values are not.
+    static func takePrintedLines(
+        _ readings: [SerialReading], formats: [Grammar], makersFormats: [Grammar], barcodes: [String], into pool: inout Pool,
+        excluded: inout Set<String>, escs: inout [String], escPlaces: inout [String]
+    ) {
         for reading in readings where !reading.isBarcode {
             for field in Keywords.fields(in: reading.value) {
                 switch field.kind {
                 case .serial:
-                    // A PPID is a part's, whatever the line beside it says (a tilted table
-                    // pairs rows wrongly).
-                    guard
-                        let value = Tokens.piecesJoined(field.value, formats: formats, barcodes: barcodes)
-                            ?? Tokens.serialToken(field.value),
-                        !NotSerial.isDellPPID(value)
-                    else { continue }
-                    let corrected = Tokens.correctByGrammar(value, formats: formats, makers: makersFormats, barcodes: barcodes)
-                    // A character OCR read twice from the same ink, taken out. Which of the two
-                    // readings of that ink is the stray one, boxes do not always tell: this is a
-                    // second reading, never evidence that a barcode a character away agrees,
-                    // and none is needed where the print as read already agrees with one. It is
-                    // listed first where it is in the format of the maker the label names and
-                    // the print as read is not (one character too many for it), unless a maker's
-                    // format says the same, by another character (then they are one entry).
-                    let once =
-                        barcodes.contains(where: { Tokens.readAs(corrected, $0) })
-                        ? nil
-                        : reading.readOnce(value).flatMap(Tokens.serialToken).map {
-                            Tokens.correctByGrammar($0, formats: formats, makers: makersFormats, barcodes: barcodes)
-                        }
-                    func inMakersFormat(_ value: String) -> Bool { makersFormats.fitAny(value) }
-                    let strays = Tokens.strayReadings(corrected, formats: makersFormats, barcodes: barcodes)
-                    let onceFirst =
-                        once.map { once in
-                            inMakersFormat(once) && !inMakersFormat(corrected)
-                                && !strays.contains { OCRConfusion.fold($0) == OCRConfusion.fold(once) }
-                        } ?? false
-                    func addOnce() {
-                        guard let once else { return }
-                        pool.add(once, place: reading.place + " (a character read twice taken out)", source: .labelledText, exactOnly: true)
-                    }
-                    if onceFirst { addOnce() }
-                    pool.add(corrected, place: reading.place, source: .labelledText)
-                    for second in strays {
-                        pool.add(second, place: reading.place + " (a character read twice taken out)", source: .labelledText)
-                    }
-                    if !onceFirst { addOnce() }
-                    if let q = Tokens.qReading(
-                        value, corrected: corrected, formats: formats + makersFormats, makers: makersFormats, barcodes: barcodes)
-                    {
-                        pool.addQReading(q, of: corrected)
-                    }
+                    takeSerial(field.value, of: reading, formats: formats, makersFormats: makersFormats, barcodes: barcodes, into: &pool)
                 case .expressServiceCode:
                     escs.append(field.value.filter(\.isNumber))
                     escPlaces.append(reading.place)
@@ -176,6 +152,63 @@ public enum SerialExtractor {
                 }
             }
         }
+    }
+
+    /// A value a serial's keyword names, into `pool`: corrected by the formats, with the
+    /// readings of it that take a character OCR read twice out, and its Q for O reading.
+    static func takeSerial(
+        _ named: String, of reading: SerialReading, formats: [Grammar], makersFormats: [Grammar], barcodes: [String], into pool: inout Pool
+    ) {
+        // A PPID is a part's, whatever the line beside it says (a tilted table
+        // pairs rows wrongly).
+        guard
+            let value = Tokens.piecesJoined(named, formats: formats, barcodes: barcodes)
+                ?? Tokens.serialToken(named),
+            !NotSerial.isDellPPID(value)
+        else { return }
+        let corrected = Tokens.correctByGrammar(value, formats: formats, makers: makersFormats, barcodes: barcodes)
+        // A character OCR read twice from the same ink, taken out. Which of the two
+        // readings of that ink is the stray one, boxes do not always tell: this is a
+        // second reading, never evidence that a barcode a character away agrees,
+        // and none is needed where the print as read already agrees with one. It is
+        // listed first where it is in the format of the maker the label names and
+        // the print as read is not (one character too many for it), unless a maker's
+        // format says the same, by another character (then they are one entry).
+        let once =
+            barcodes.contains(where: { Tokens.readAs(corrected, $0) })
+            ? nil
+            : reading.readOnce(value).flatMap(Tokens.serialToken).map {
+                Tokens.correctByGrammar($0, formats: formats, makers: makersFormats, barcodes: barcodes)
+            }
+        func inMakersFormat(_ value: String) -> Bool { makersFormats.fitAny(value) }
+        let strays = Tokens.strayReadings(corrected, formats: makersFormats, barcodes: barcodes)
+        let onceFirst =
+            once.map { once in
+                inMakersFormat(once) && !inMakersFormat(corrected)
+                    && !strays.contains { OCRConfusion.fold($0) == OCRConfusion.fold(once) }
+            } ?? false
+        func addOnce() {
+            guard let once else { return }
+            pool.add(once, place: reading.place + " (a character read twice taken out)", source: .labelledText, exactOnly: true)
+        }
+        if onceFirst { addOnce() }
+        pool.add(corrected, place: reading.place, source: .labelledText)
+        for second in strays {
+            pool.add(second, place: reading.place + " (a character read twice taken out)", source: .labelledText)
+        }
+        if !onceFirst { addOnce() }
+        if let q = Tokens.qReading(
+            value, corrected: corrected, formats: formats + makersFormats, makers: makersFormats, barcodes: barcodes)
+        {
+            pool.addQReading(q, of: corrected)
+        }
+    }
+
+    /// The barcodes into `pool`, as `Barcodes.serialValues` reads them, those `excluded` left out;
+    /// the values (folded) of the barcodes a serial's keyword captions.
+    static func takeBarcodes(
+        _ readings: [SerialReading], makersFormats: [Grammar], excluded: Set<String>, into pool: inout Pool
+    ) -> Set<String> {
         let labelledEntries = pool.entries.filter { $0.value.sources.contains(.labelledText) }
         let labelled = Set(labelledEntries.keys)
         let labelledValues = labelledEntries.values.compactMap(\.textValue)
@@ -219,10 +252,13 @@ public enum SerialExtractor {
                 pool.add(value, place: reading.place, source: n == 0 ? .barcode : .barcodeAlternative)
             }
         }
-        pool.splitPrintFromBarcode()
-        pool.mergeConfusedPrint()
-        let decisive = formats.filter(\.isDecisive)
-        var found = pool.result(expressServiceCodes: escs, formats: decisive, makersFormats: makersFormats, captioned: captioned)
+        return captioned
+    }
+
+    /// The service tag of each Express Service Code no candidate is, read from the code's line.
+    static func addTags(
+        ofExpressServiceCodes escs: [String], at escPlaces: [String], makersFormats: [Grammar], to found: inout [SerialCandidate]
+    ) {
         // A Dell label's Express Service Code is its service tag in base 36: where no candidate
         // is that tag (OCR lost the tag, or misread it past mending), the code's own tag is one,
         // read from the code's line. It comes first where no candidate is in the format of the
@@ -235,7 +271,6 @@ public enum SerialExtractor {
             let first = makersFormats.holdAny(tag) && !found.contains { makersFormats.holdAny($0.value) }
             found.insert(candidate, at: first ? 0 : found.count)
         }
-        return found.isEmpty ? shapedLikeSerials(readings, formats: decisive, makersFormats: makersFormats) : found
     }
 
     /// Where nothing else is a candidate (no keyword named a serial, or OCR lost it to glare or
