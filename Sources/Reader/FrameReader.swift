@@ -20,6 +20,14 @@ public final class FrameReader {
 
     public let barcodes: BarcodeReader
     public let text: TextReader
+    /// Where each pass's cost is added up, when it is measured (`bench read`).
+    public var costs: PassCosts? = nil
+
+    /// Runs `body` as the pass `name`, measured when costs are kept.
+    private func pass<T>(_ name: String, _ body: () throws -> T) rethrows -> T {
+        guard let costs else { return try body() }
+        return try costs.measure(name, body)
+    }
 
     public init(layout: TextReader.Layout = .sparse) throws(ReaderError) {
         barcodes = try BarcodeReader()
@@ -47,30 +55,30 @@ public final class FrameReader {
 
     /// Every reading in `frame`: barcodes first, in zbar's order, then printed lines top to bottom.
     public func read(_ frame: Frame, passes: Passes = .all) -> [Reading] {
-        var symbols = passes.contains(.barcodes) ? barcodePass(frame) : []
+        var symbols = passes.contains(.barcodes) ? pass("barcodes") { barcodePass(frame) } : []
         var lines: [TextLine] = []
         var skew = 0.0
         if passes.contains(.text) {
             // The skew is measured on the frame as it is: painting a tilted code over cuts its bars
             // level above and below the paint, edges that read as level lines.
-            let upright = UprightFrame(Self.blanking(symbols.map(Self.printedArea), in: frame), skewMeasuredOn: frame)
+            let upright = pass("upright") { UprightFrame(Self.blanking(symbols.map(Self.printedArea), in: frame), skewMeasuredOn: frame) }
             skew = upright.angle
             var uprightPage = upright.frame
             // No barcode read on a tilted frame: the codes are looked for again with the frame
             // upright (zxing-cpp misses a rectangular DataMatrix turned ten degrees), their boxes
             // brought back to the frame's own pixels, and painted over before text is read.
             if passes.contains(.barcodes), symbols.isEmpty, upright.angle != 0 {
-                let found = barcodes.read(upright.frame)
+                let found = pass("barcodes upright") { barcodes.read(upright.frame) }
                 uprightPage = Self.blanking(found.map(Self.printedArea), in: upright.frame)
                 symbols = found.map { BarcodeSymbol(value: $0.value, symbology: $0.symbology, box: upright.originalBox($0.box)) }
             }
-            let page = Rules.erased(uprightPage)
-            let first = text.read(page)
-            var read = Self.reading(first, of: page, with: text)
+            let page = pass("rules erased") { Rules.erased(uprightPage) }
+            let first = pass("text") { text.read(page) }
+            var read = Self.reading(first, of: page, with: text, costs: costs)
             // The page made easier to read and read again: what that reads differently is kept
             // beside what was read first.
             func readAgain(_ again: Frame) {
-                read = Self.adding(Self.reading(text.read(again), of: again, with: text), to: read)
+                read = Self.adding(Self.reading(pass("text") { text.read(again) }, of: again, with: text, costs: costs), to: read)
             }
             // Print smeared sideways (the phone moved) is drawn back together along its rows, to
             // the side the whole frame's edges say it trails. So are the barcodes round it, in the
@@ -80,27 +88,35 @@ public final class FrameReader {
             // as slivers a pixel or two high) is judged by the whole frame's edges instead:
             // leaning one way, it is smeared.
             let whole = frame.whole
-            let smearedWords = Self.smearedSideways(first, in: page)
             // The lean is measured only where it matters: on a page its words say is smeared, or
             // one they say nothing about.
-            let lean = smearedWords == false ? nil : frame.smearLean(in: whole)
+            let (smearedWords, lean) = pass("smear measured") {
+                let words = Self.smearedSideways(first, in: page)
+                return (words, words == false ? nil : frame.smearLean(in: whole))
+            }
             if smearedWords ?? Self.leansOneWay(lean) {
                 let smear = Self.smear(leaning: lean)
                 let area = first.isEmpty ? whole : Self.printArea(first)
-                readAgain(page.sharpenedAlongRows(in: area, smear: smear))
+                readAgain(pass("smear drawn back") { page.sharpenedAlongRows(in: area, smear: smear) })
                 if passes.contains(.barcodes) {
-                    let sharpened = frame.sharpenedAlongRows(in: upright.originalBox(area), smear: smear)
-                    let known = Set(symbols.map(\.value))
-                    symbols += barcodes.readWithZBarOnly(sharpened).filter { !known.contains($0.value) }
+                    pass("barcodes unsmeared") {
+                        let sharpened = frame.sharpenedAlongRows(in: upright.originalBox(area), smear: smear)
+                        let known = Set(symbols.map(\.value))
+                        symbols += barcodes.readWithZBarOnly(sharpened).filter { !known.contains($0.value) }
+                    }
                 }
             }
             // Print washed pale (glare on the label, faint ink) has its contrast stretched locally;
             // so has a page where nothing was read at all.
-            if Self.isPale(first, in: page) || Self.readNothing(first, in: page) { readAgain(page.contrastStretchedLocally()) }
+            if Self.isPale(first, in: page) || Self.readNothing(first, in: page) {
+                readAgain(pass("pale stretched") { page.contrastStretchedLocally() })
+            }
             // A code is read again smaller and larger, where no barcode carries it.
-            read = Self.adding(Self.codeRowsResized(read, in: page, besides: symbols.map(\.value), with: text), to: read)
+            read = pass("code rows resized") {
+                Self.adding(Self.codeRowsResized(read, in: page, besides: symbols.map(\.value), with: text), to: read)
+            }
             // Rows of print tesseract passed over, where none was read, are read as lines.
-            read = Self.adding(Self.unreadInk(read, in: page, with: text), to: read)
+            read = pass("unread ink") { Self.adding(Self.unreadInk(read, in: page, with: text), to: read) }
             lines = read.map { $0.movingBoxes(upright.originalBox) }
         }
         return Self.combine(symbols: symbols, lines: lines, skew: skew)
@@ -108,18 +124,19 @@ public final class FrameReader {
 
     /// `read`, tesseract's first reading of `page`, completed: small print read with doubt read
     /// again larger, words boxed across two lines split, rows read in pieces read whole.
-    static func reading(_ read: [TextLine], of page: Frame, with text: TextReader) -> [TextLine] {
+    static func reading(_ read: [TextLine], of page: Frame, with text: TextReader, costs: PassCosts? = nil) -> [TextLine] {
+        func pass<T>(_ name: String, _ body: () -> T) -> T { costs.map { $0.measure(name, body) } ?? body() }
         var read = read
         // Small print (a label far from the lens) read with doubt is read again at twice the
         // size, and kept when that reads more of it; boxes are brought back to the frame's
         // own pixels. Small print read with confidence is not read again: the second reading
         // costs two and a half times the first.
         if isSmallAndDoubtful(read) {
-            let enlarged = text.read(page.scaled(by: 2)).map { $0.movingBoxes(\.halved) }
+            let enlarged = pass("small print enlarged") { text.read(page.scaled(by: 2)).map { $0.movingBoxes(\.halved) } }
             if characters(enlarged) > characters(read) { read = enlarged }
         }
-        read = splittingMergedLines(read, in: page, with: text)
-        return rereadingRows(read, in: page, with: text)
+        read = pass("lines split") { splittingMergedLines(read, in: page, with: text) }
+        return pass("rows read whole") { rereadingRows(read, in: page, with: text) }
     }
 
     /// The rows of `lines` that hold a code no barcode in `barcodes` carries (or a word that may

@@ -66,6 +66,7 @@ enum BenchReadCommand: Command {
             let median = row(label, perFrame(frames, runs: runs) { _ = reader.read($0, passes: passes) })
             if passes == .all { sameMedian = median }
         }
+        passCosts(frames, runs: runs, reader: reader)
         guard !options.has(.noTools) else { return ExitCode.success }
 
         emit("")
@@ -91,6 +92,28 @@ enum BenchReadCommand: Command {
                 ratio(tools, ours), ratio(tools, oursOneJob), ratio(percentiles(perImage).median, sameMedian),
                 ms(sameMedian), ms(percentiles(perImage).median)))
         return ExitCode.success
+    }
+
+    /// Each named pass of the same pass: on how many reads it ran, its share of the time, and
+    /// what one run of it cost, with when it runs.
+    static func passCosts(_ frames: [Frame], runs: Int, reader: FrameReader) {
+        let costs = PassCosts()
+        reader.costs = costs
+        defer { reader.costs = nil }
+        let reads = frames.count * runs
+        for _ in 0..<runs { for frame in frames { _ = reader.read(frame) } }
+        let total = costs.order.reduce(Duration.zero) { $0 + costs.costs[$1]!.total }
+        emit("")
+        emit("Each pass of the same pass, over \(reads) reads (when it runs):")
+        emit("pass                  ran on   share   per run")
+        for name in costs.order {
+            let cost = costs.costs[name]!
+            emit(
+                String(
+                    format: "%@ %5.0f%%  %5.1f%%  %@  (%@)", name.padding(toLength: 21, withPad: " ", startingAt: 0),
+                    Double(cost.runs) * 100 / Double(reads), cost.total / total * 100, ms(cost.total / cost.runs).padded(9),
+                    PassCosts.triggers[name] ?? ""))
+        }
     }
 
     static func defaultLabels() throws -> [String] {
