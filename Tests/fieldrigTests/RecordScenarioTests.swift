@@ -1,4 +1,6 @@
+import Camera
 import Foundation
+import Imaging
 import Testing
 
 /// A project folder of its own for a recording: Scenarios/ and Devices/ made as it fills them.
@@ -85,10 +87,23 @@ struct RecordAtThePageTests {
     @Test(
         "Record, Expect this card, VERIFY, Expect this card, the camera busy, Stop: the picked expectations, type-checked, replayed green")
     func roundTrip() throws {
+        try recordAtThePage(camera: "Devices/sequences/tag-mf-0004")
+    }
+
+    @Test(
+        "the same round trip at the fake UVC webcam, streaming a tag",
+        .enabled(if: FakeV4L2Mount.available, "FUSE is not available here, so no fake webcam can be mounted"))
+    func roundTripAtTheWebcam() throws {
+        let tag = try ImageFile.load("\(root)/Devices/tags/mf-0004.png")
+        let device = try FakeV4L2Mount.beside(frames: [tag], options: ["--loop"])
+        try recordAtThePage(camera: device.path)
+    }
+
+    func recordAtThePage(camera: String) throws {
         let root = try recordingRoot()
         defer { try? FileManager.default.removeItem(atPath: root) }
         let rig = try BackgroundRig([
-            "live", "--camera", "Devices/sequences/tag-mf-0004", "--walk-round", "--web", "0", "--seconds", "300",
+            "live", "--camera", camera, "--walk-round", "--web", "0", "--seconds", "300",
             "--record-scenario", "atThePage", "--record-into", root,
         ])
         let address = String(try rig.address().dropFirst("page: ".count))
