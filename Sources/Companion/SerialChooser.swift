@@ -159,6 +159,13 @@ public struct SerialChooser: Sendable, Hashable {
         }
     }
 
+    /// Whether one value is the other with one character more.
+    static func oneCharacterApart(_ a: String, _ b: String) -> Bool {
+        let (short, long) = a.count < b.count ? (Array(a), Array(b)) : (Array(b), Array(a))
+        guard long.count == short.count + 1 else { return false }
+        return long.indices.contains { k in Array(long[..<k] + long[(k + 1)...]) == short }
+    }
+
     private mutating func settle(_ now: Duration) -> [Effect] {
         guard case .reading(let settling, let since) = phase else { return [] }
         if settling == nil, let since, now - since >= nothingReadAfter {
@@ -169,7 +176,18 @@ public struct SerialChooser: Sendable, Hashable {
         // Barcodes as they were decoded (exact); printed lines as the window voted them,
         // character by character, with where they are on the label, and the latest frame's
         // second looks at them.
-        let candidates = SerialExtractor.candidates(collected.readings)
+        var candidates = SerialExtractor.candidates(collected.readings)
+        // The value most frames put first, each frame read alone, on two frames at least and more
+        // than any other, goes first: the window's joined lines (boxes the hand moved between
+        // frames) can rank another first. Not over a value it disagrees with, nor over one it is
+        // with a character read twice taken out: which of those leads is the extractor's to say.
+        let ranked = collected.firstOnFrames.sorted { ($0.value, $1.key) > ($1.value, $0.key) }
+        if let (best, count) = ranked.first, count >= 2, ranked.dropFirst().first.map({ $0.value < count }) ?? true,
+            let at = candidates.firstIndex(where: { $0.value == best }), at > 0, !candidates[0].disagreesWith.contains(best),
+            !Self.oneCharacterApart(best, candidates[0].value)
+        {
+            candidates.insert(candidates.remove(at: at), at: 0)
+        }
         if candidates.isEmpty {
             phase = .typingByHand
             return [.stopCamera, .openTypingByHand]

@@ -108,6 +108,9 @@ public struct Settling: Sendable, Hashable {
     /// The latest frame's readings as read, when `voting`, each printed one with the track it
     /// follows, and whether it was the frame's first reading of that line (its vote).
     private var latest: [Seen] = []
+    /// For each value, on how many frames read for text it was the first candidate of that frame
+    /// read alone, when `voting`: what the frames say without their lines joined across frames.
+    public private(set) var firstOnFrames: [String: Int] = [:]
 
     private struct Seen: Sendable, Hashable {
         var reading: Reading
@@ -125,6 +128,11 @@ public struct Settling: Sendable, Hashable {
     /// at other sizes) are not frames of their own; they are kept beside the vote as read.
     public mutating func add(_ readings: [Reading]) {
         if voting { latest = [] }
+        if voting, readings.contains(where: { !$0.source.isBarcode }),
+            let first = SerialExtractor.candidates(from: readings).first?.value
+        {
+            firstOnFrames[first, default: 0] += 1
+        }
         for reading in readings where voting {
             guard !reading.source.isBarcode else {
                 latest.append(Seen(reading: reading, track: nil, vote: false))

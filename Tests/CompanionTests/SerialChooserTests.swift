@@ -259,3 +259,28 @@ struct SerialChooserTests {
         #expect(c.phase == .cancelled)
     }
 }
+
+@Suite("What each frame read alone puts first")
+struct FirstOnFramesTests {
+    @Test("each frame read for text counts its own first candidate; frames of barcodes alone count nothing")
+    func counted() {
+        var settling = Settling(startedAt: .zero, voting: true)
+        let keyword = Reading(value: "Serial No: ABC123456", source: .text(line: 1), box: Box(x: 10, y: 10, width: 300, height: 24))
+        let other = Reading(value: "Serial No: XYZ987654", source: .text(line: 1), box: Box(x: 10, y: 10, width: 300, height: 24))
+        let code = Reading(value: "ABC123456", source: .barcode(symbology: "CODE-128"), box: Box(x: 10, y: 60, width: 300, height: 40))
+        settling.add([keyword])
+        settling.add([keyword])
+        settling.add([other])
+        settling.add([code])
+        #expect(settling.firstOnFrames == ["ABC123456": 2, "XYZ987654": 1])
+        #expect(Settling(startedAt: .zero).firstOnFrames.isEmpty)
+    }
+
+    @Test("two values are a character apart when one is the other with one character more, anywhere")
+    func characterApart() {
+        #expect(SerialChooser.oneCharacterApart("PF5QHU90N", "PF5QHU9N"))
+        #expect(SerialChooser.oneCharacterApart("ABC", "XABC") && SerialChooser.oneCharacterApart("ABCX", "ABC"))
+        #expect(!SerialChooser.oneCharacterApart("ABC", "ABD") && !SerialChooser.oneCharacterApart("ABC", "ABCDE"))
+        #expect(!SerialChooser.oneCharacterApart("29870", "ZR4YEDSQ"))
+    }
+}
