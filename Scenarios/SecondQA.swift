@@ -23,9 +23,13 @@ let scanAgainNotOfferedOnAFailedCamera: [Scenario] = ["stopped@1.3", "busy@1.3"]
         openPhotographSerial()
         wait(1.25)
         expectChooser(["CN0KX2M1742", "CN0KX2M1743"])
-        expectChooserToolbar(["Scan again", "Cancel"])
+        expect("the chooser's toolbar offers Scan again and Cancel") { world in
+            world.serial?.toolbar == ["Scan again", "Cancel"] ? nil : "the toolbar was \(world.serial?.toolbar ?? [])"
+        }
         wait(0.1)
-        expectChooserToolbar(["Cancel"])
+        expect("the chooser's toolbar offers only Cancel") { world in
+            world.serial?.toolbar == ["Cancel"] ? nil : "the toolbar was \(world.serial?.toolbar ?? [])"
+        }
         tapScanAgain()
         expectChooser(["CN0KX2M1742", "CN0KX2M1743"])
         tapCancel()
@@ -222,4 +226,15 @@ let aTagHeldUpsideDown = Scenario(
     expectOpened([])
     wait(0.4)
     expectOpened(["record MF-0004"])
+}
+
+let chooserToolbarOnAWorkingCamera = Scenario(
+    "the chooser up on a camera that works offers Scan again and Cancel, and Scan again reads again",
+    rules: ["SERIAL-7"], phone: Phone(camera: "disagree-digit-hold")
+) {
+    openPhotographSerial()
+    wait(1.25)
+    expectChooserToolbar(["Scan again", "Cancel"])
+    tapScanAgain()
+    expectChooserToolbar(["Cancel"])
 }
