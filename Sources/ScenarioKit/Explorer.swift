@@ -76,8 +76,8 @@ public struct Explorer {
             let result = runner.run(Scenario("explore", rules: [], phone: phone) { moves.map(\.step) }, reader: reader, prepare: prepare)
             survey.runs = run
             for milestone in Self.milestones where milestone.reached(result.transcript) { survey.reached[milestone.name, default: 0] += 1 }
-            let check = { (moves: [Move]) in self.failure(of: moves, phone: phone) ?? self.difference(of: moves, phone: phone) }
-            guard let failure = Self.finding(result.failure) ?? difference(of: moves, phone: phone) else { continue }
+            let check = { (moves: [Move]) in self.verdict(of: moves, phone: phone) }
+            guard let failure = verdict(of: moves, phone: phone, played: result) else { continue }
             let shrunk = shrink(moves, failing: check)
             survey.finding = Finding(
                 seed: seed, run: run, failure: failure, original: moves.count, moves: shrunk, shrunkFailure: check(shrunk) ?? "",
@@ -92,14 +92,17 @@ public struct Explorer {
         failure.flatMap { $0.contains("]: after “") ? $0 : nil }
     }
 
-    /// With `repeats` above 1, where the transcripts of the same moves run again first differ.
-    public func difference(of moves: [Move], phone: Phone) -> String? {
-        guard repeats > 1 else { return nil }
+    /// What a run of moves finds: the rule it breaks, or, with `repeats` above 1, where its
+    /// transcript and that of the same moves played again first differ; nil when neither.
+    /// `played` is the run already played once, when there is one.
+    func verdict(of moves: [Move], phone: Phone, played: ScenarioResult? = nil) -> String? {
         let scenario = Scenario("explore", rules: [], phone: phone) { moves.map(\.step) }
-        let first = runner.run(scenario, reader: reader, prepare: prepare).transcript
+        let first = played ?? runner.run(scenario, reader: reader, prepare: prepare)
+        if let failure = Self.finding(first.failure) { return failure }
+        guard repeats > 1 else { return nil }
         for run in 2...repeats {
             let again = runner.run(scenario, reader: reader, prepare: prepare).transcript
-            if let difference = Transcripts.firstDifference(first, again) {
+            if let difference = Transcripts.firstDifference(first.transcript, again) {
                 return "not deterministic: run 1 and run \(run) differ at \(difference)"
             }
         }

@@ -60,9 +60,7 @@ public enum ReportFolder {
 
     /// Durations by scenario name, from a durations file, a JUnit report, or a report folder.
     public static func durations(from path: String) throws(Failure) -> [String: Double] {
-        var isFolder: ObjCBool = false
-        let file =
-            FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue ? "\(path)/\(durations)" : path
+        let file = file(durations, of: path)
         let text = try read(file, what: "durations")
         if text.contains("<testsuite") {
             return Dictionary(JUnitReport.cases(text).compactMap { c in c.seconds.map { (c.name, $0) } }, uniquingKeysWith: { a, _ in a })
@@ -80,12 +78,16 @@ public enum ReportFolder {
 
     /// The names of the scenarios that failed, from a report folder, its results.jsonl, or a JUnit report.
     public static func failedNames(in path: String) throws(Failure) -> [String] {
-        var isFolder: ObjCBool = false
-        let isDirectory = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue
-        let file = isDirectory ? "\(path)/\(results)" : path
+        let file = file(results, of: path)
         let text = try read(file, what: "report")
         if text.contains("<testsuite") { return JUnitReport.cases(text).filter(\.failed).map(\.name) }
         return try records(text, file: file).filter { !$0.passed }.map(\.name)
+    }
+
+    /// The report folder's file `name` when `path` is a folder, else `path` itself.
+    static func file(_ name: String, of path: String) -> String {
+        var isFolder: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue ? "\(path)/\(name)" : path
     }
 
     static func records(_ text: String, file: String) throws(Failure) -> [ScenarioRecord] {

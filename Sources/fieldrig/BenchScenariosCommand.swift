@@ -38,7 +38,7 @@ enum BenchScenariosCommand: Command {
 
     static func run(_ options: Parsed<Option>) throws -> Int32 {
         let jobs = options.integer(.jobs)
-        let devices = FileManager.default.fileExists(atPath: "Devices/sequences") ? "Devices" : ScenarioPaths.devices
+        let devices = ScenariosCommand.devicesFolder
         if options.given(.shards) {
             let scenarios = allScenarios + (options.given(.generated) ? generated(options.integer(.generated)) : [])
             shards(options.integer(.shards), of: scenarios, jobs: jobs, devices: devices)
@@ -69,11 +69,10 @@ enum BenchScenariosCommand: Command {
                 var selection = ScenarioSelection(shard: ScenarioSelection.Shard("\(index)/\(count)"))
                 selection.durations = learned
                 let share = selection.apply(to: scenarios, workingDirectory: FileManager.default.currentDirectoryPath)
-                let start = ContinuousClock.now
-                _ = ScenarioRunner(devices: devices).runAll(
-                    share, jobs: jobs, keeping: .nothing, makeReader: { try scenarioReader(barcodesOnly: false) },
-                    progress: { result in took.withLock { $0[result.scenario] = result.duration.inSeconds } })
-                times.append(seconds(ContinuousClock.now - start))
+                let (_, elapsed) = timed(share, jobs: jobs, devices: devices, barcodesOnly: false) { result in
+                    took.withLock { $0[result.scenario] = result.duration.inSeconds }
+                }
+                times.append(seconds(elapsed))
                 emit(String(format: "%@, shard %d/%d: %d scenarios in %.2f s", label, index, count, share.count, times.last!))
             }
             let spread = (times.max()! - times.min()!) / max(times.min()!, 1e-9) * 100
@@ -82,13 +81,19 @@ enum BenchScenariosCommand: Command {
         }
     }
 
-    /// Runs `scenarios`, keeping only the count that passed.
-    static func timed(_ scenarios: [Scenario], jobs: Int, devices: String, barcodesOnly: Bool) -> (passed: Int, elapsed: Duration) {
+    /// Runs `scenarios`, keeping only the count that passed; each result is handed to `each` too.
+    static func timed(
+        _ scenarios: [Scenario], jobs: Int, devices: String, barcodesOnly: Bool,
+        each: @escaping @Sendable (ScenarioResult) -> Void = { _ in }
+    ) -> (passed: Int, elapsed: Duration) {
         let start = ContinuousClock.now
         let passed = Locked(0)
         _ = ScenarioRunner(devices: devices).runAll(
             scenarios, jobs: jobs, keeping: .nothing, makeReader: { try scenarioReader(barcodesOnly: barcodesOnly) },
-            progress: { result in if result.passed { passed.withLock { $0 += 1 } } })
+            progress: { result in
+                if result.passed { passed.withLock { $0 += 1 } }
+                each(result)
+            })
         return (passed.current, ContinuousClock.now - start)
     }
 

@@ -48,7 +48,7 @@ enum ExploreCommand: Command {
         let seed = UInt64(options.integer(.seed))
         let steps = options.integer(.steps)
         let runs = options.integer(.runs)
-        let devices = FileManager.default.fileExists(atPath: "Devices/sequences") ? "Devices" : ScenarioPaths.devices
+        let devices = ScenariosCommand.devicesFolder
         let explorer = Explorer(
             runner: ScenarioRunner(devices: devices), reader: CachingReader(try LiveRead.wrapReader()), repeats: options.integer(.repeats))
         let survey = explorer.survey(seed: seed, steps: steps, runs: runs)

@@ -172,6 +172,8 @@ enum ScenariosCommand: Command {
         }
     }
 
+    /// The Devices folder: the working folder's when run from the project's root, else the one
+    /// the tool was built with.
     static var devicesFolder: String {
         FileManager.default.fileExists(atPath: "Devices/sequences") ? "Devices" : ScenarioPaths.devices
     }
