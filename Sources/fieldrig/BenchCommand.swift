@@ -112,7 +112,7 @@ enum BenchReadCommand: Command {
                 String(
                     format: "%@ %5.0f%%  %5.1f%%  %@  (%@)", name.padding(toLength: 21, withPad: " ", startingAt: 0),
                     Double(cost.runs) * 100 / Double(reads), cost.total / total * 100, ms(cost.total / cost.runs).padded(9),
-                    PassCosts.triggers[name] ?? ""))
+                    ReaderPass(rawValue: name)?.trigger.description ?? ""))
         }
     }
 

@@ -188,6 +188,7 @@ struct UprightCodeTests {
         let readings = try FrameReader().read(frame)
         let code = readings.first { $0.source == .barcode(symbology: "DATAMATRIX") }
         #expect(code?.value == "DMPBUUPDTRCX", "\(readings)")
+        #expect(try readerTurningOff(.barcodesUpright).read(frame).filter(\.source.isBarcode).isEmpty)
         // Where the code is printed on the original frame: left of the middle, in the upper half.
         if let box = code?.box { #expect(box.x > 250 && box.maxX < 720 && box.y > 120 && box.maxY < 380, "\(box)") }
         // No text is read off its modules.

@@ -90,5 +90,7 @@ struct PaleTests {
         #expect(!first.contains { $0.contains("5CG9333XD3") }, "\(first)")
         let lines = try FrameReader().read(pale).filter { !$0.source.isBarcode }.map(\.value)
         #expect(lines.contains { $0.contains("5CG9333XD3") }, "\(lines)")
+        let without = try readerTurningOff(.paleStretched).read(pale).map(\.value)
+        #expect(!without.contains { $0.contains("5CG9333XD3") }, "\(without)")
     }
 }

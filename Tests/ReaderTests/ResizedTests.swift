@@ -19,6 +19,7 @@ struct ResizedTests {
         let lines = try FrameReader().read(frame).filter { !$0.source.isBarcode }.map(\.value)
         let misread = try #require(lines.firstIndex(of: "FVF 7WX4ESFUF"), "\(lines)")
         let right = try #require(lines.firstIndex(of: "FVF 7WX4ESFJF"), "\(lines)")
+        #expect(try !readerTurningOff(.codeRowsResized).read(frame).map(\.value).contains("FVF 7WX4ESFJF"))
         // What was read first stays first.
         #expect(misread < right)
     }

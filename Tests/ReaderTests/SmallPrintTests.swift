@@ -28,6 +28,8 @@ struct SmallPrintTests {
         #expect(lenovo.contains { $0.contains("PF2ABCDE") }, "\(lenovo)")
         let apple = reader.read(try farAway("apple-macbook")).map(\.value)
         #expect(apple.contains { $0.hasPrefix("Serial No") && $0.hasSuffix("2XK1ZJJGH5") }, "\(apple)")
+        let without = try readerTurningOff(.smallPrintEnlarged).read(try farAway("apple-macbook")).map(\.value)
+        #expect(!without.contains { $0.hasPrefix("Serial No") && $0.hasSuffix("2XK1ZJJGH5") }, "\(without)")
         // Boxes stay in the frame's own pixels: the label's lines lie inside where it was placed.
         let boxes = reader.read(try farAway("lenovo-thinkpad")).filter { !$0.source.isBarcode }.map(\.box)
         #expect(boxes.allSatisfy { $0.x >= 300 && $0.maxX <= 980 && $0.y >= 150 && $0.maxY <= 570 }, "\(boxes)")
@@ -71,6 +73,8 @@ struct RowRereadTests {
         let lines = try FrameReader().read(frame).filter { !$0.source.isBarcode }.map(\.value)
         #expect(lines.contains { $0.hasSuffix("VFA33456") }, "\(lines)")
         #expect(lines.contains { $0.contains("02954777384383") }, "\(lines)")
+        let without = try readerTurningOff(.rowsReadWhole).read(frame).map(\.value)
+        #expect(!without.contains { $0.contains("02954777384383") }, "\(without)")
     }
 
     @Test("a row read again is kept only where it reads more letters and digits with confidence")

@@ -64,6 +64,11 @@ struct SmearTests {
         let smeared = smearedSideways(try label("hp-elitebook-tilted"), spread: 3.5)
         let lines = try FrameReader().read(smeared).filter { !$0.source.isBarcode }.map(\.value)
         #expect(lines.contains { $0.contains("5CG9333XD3") }, "\(lines)")
+        // Read at other sizes, its serial's row reads right too: with both looks turned off it is lost.
+        let without = try readerTurningOff(.smearDrawnBack, .codeRowsResized).read(smeared).map(\.value)
+        #expect(!without.contains { $0.contains("5CG9333XD3") }, "\(without)")
+        let smearOnly = try readerTurningOff(.codeRowsResized).read(smeared).map(\.value)
+        #expect(smearOnly.contains { $0.contains("5CG9333XD3") }, "\(smearOnly)")
     }
 
     @Test("which way a label is smeared is told by its edges: trailing one way, the other, or as far both ways")
@@ -105,6 +110,7 @@ struct SmearTests {
         #expect(try BarcodeReader().read(frame).isEmpty)
         let codes = try FrameReader().read(frame).filter(\.source.isBarcode).map(\.value)
         #expect(codes == ["WD-WX12D6A4MKU4"])
+        #expect(try readerTurningOff(.barcodesUnsmeared).read(frame).filter(\.source.isBarcode).isEmpty)
     }
 
     @Test(

@@ -71,6 +71,8 @@ struct FaintLabelTests {
         #expect(!first.contains { $0.contains("DMPG9UPHFAMV") }, "\(first)")
         let lines = try FrameReader().read(frame).filter { !$0.source.isBarcode }.map(\.value)
         #expect(lines.contains("DMPG9UPHFAMV"), "\(lines)")
+        let without = try readerTurningOff(.unreadInk).read(frame).map(\.value)
+        #expect(!without.contains { $0.contains("DMPG9UPHFAMV") }, "\(without)")
     }
 
     @Test("a code read with OCR's symbol for one of its letters ($ for S) is kept as a code, not dropped as noise")
