@@ -4,8 +4,10 @@ import Serials
 /// One distinct value the camera read while settling, and every place it was read.
 public struct OfferedValue: Sendable, Hashable {
     public var value: String
-    /// Where it was read, in the order first seen: "CODE-128 barcode at ...", "printed line 2 at ...".
-    public var whereRead: [String]
+    /// Which barcodes and printed lines it was read on, in the order first seen.
+    public var places: [Provenance.Place]
+    /// Where it was read, for the person: "CODE-128 barcode", "printed line 2".
+    public var whereRead: [String] { places.map(\.words) }
     /// Whether a barcode carried it (exact), as well as or instead of print (a hint).
     public var fromBarcode: Bool
     public var fromText: Bool
@@ -22,7 +24,7 @@ public struct PrintedTrack: Sendable, Hashable {
     public private(set) var roughSlope: Double?
     /// Its words OCR read a character of twice, in any frame, each read once (`Reading.readOnce`).
     public private(set) var readOnce: [String: String] = [:]
-    public let place: String
+    public let place: Provenance.Place
     public private(set) var frames = 0
     private var votes: [[Character: Int]]
     private var latest: [Character]
@@ -30,7 +32,7 @@ public struct PrintedTrack: Sendable, Hashable {
     init(_ reading: Reading) {
         box = reading.box
         let chars = Array(reading.value)
-        place = reading.place
+        place = Provenance.Place(reading.source)
         votes = chars.map { [$0: 0] }
         latest = chars
         add(reading)
@@ -148,15 +150,15 @@ public struct Settling: Sendable, Hashable {
             }
         }
         for reading in readings {
-            let place = reading.place
+            let place = Provenance.Place(reading.source)
             if let index = values.firstIndex(where: { $0.value == reading.value }) {
-                if !values[index].whereRead.contains(place) { values[index].whereRead.append(place) }
+                if !values[index].places.contains(place) { values[index].places.append(place) }
                 values[index].fromBarcode = values[index].fromBarcode || reading.source.isBarcode
                 values[index].fromText = values[index].fromText || !reading.source.isBarcode
             } else {
                 values.append(
                     OfferedValue(
-                        value: reading.value, whereRead: [place], fromBarcode: reading.source.isBarcode, fromText: !reading.source.isBarcode
+                        value: reading.value, places: [place], fromBarcode: reading.source.isBarcode, fromText: !reading.source.isBarcode
                     ))
             }
         }
@@ -170,17 +172,18 @@ public struct Settling: Sendable, Hashable {
     public var readings: [SerialReading] {
         func voted(_ track: PrintedTrack) -> SerialReading {
             SerialReading(
-                value: track.value, symbology: nil, place: track.place, box: track.box, slope: track.slope, roughSlope: track.roughSlope,
+                value: track.value, symbology: nil, at: track.place, box: track.box, slope: track.slope, roughSlope: track.roughSlope,
                 readOnce: track.readOnce)
         }
         let outvoted = Set(printed.indices.filter { k in printed.contains { printed[k].isOutvoted(by: $0) } })
         var out = latest.filter { !outvoted.contains($0.track ?? -1) }.map { item in
             item.vote ? voted(printed[item.track!]) : SerialReading(item.reading)
         }
-        let latestCodes = Set(latest.filter { $0.reading.source.isBarcode }.map { [$0.reading.value, $0.reading.place] })
+        let latestCodes = latest.filter { $0.reading.source.isBarcode }.map { ($0.reading.value, Provenance.Place($0.reading.source)) }
         for value in values {
-            for place in value.whereRead where place.hasSuffix(" barcode") && !latestCodes.contains([value.value, place]) {
-                out.append(SerialReading(value: value.value, symbology: String(place.dropLast(8)), place: place))
+            for place in value.places where !latestCodes.contains(where: { $0 == (value.value, place) }) {
+                guard case .barcode(let symbology) = place else { continue }
+                out.append(SerialReading(value: value.value, symbology: symbology, at: place))
             }
         }
         let seen = Set(latest.compactMap(\.track))

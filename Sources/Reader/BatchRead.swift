@@ -11,10 +11,11 @@ public enum BatchRead {
         public var readings: [Reading]
     }
 
-    /// Reads `files` on `jobs` threads, each with its own engines, and hands each outcome to
-    /// `deliver` in the order of `files`, as soon as it and all before it are done.
+    /// Reads `files` on `jobs` threads, each with its own engines (the repairs in `turnedOff`
+    /// turned off), and hands each outcome to `deliver` in the order of `files`, as soon as it and
+    /// all before it are done.
     public static func readAll(
-        _ files: [String], passes: FrameReader.Passes, jobs: Int,
+        _ files: [String], passes: FrameReader.Passes, jobs: Int, turnedOff: Set<ReaderPass> = [],
         deliver: (String, Result<Read, ImageError>) -> Void
     ) throws(ReaderError) {
         let workers = min(jobs, files.count)
@@ -26,6 +27,7 @@ public enum BatchRead {
                 let reader: FrameReader
                 do throws(ReaderError) {
                     reader = try FrameReader()
+                    reader.turnedOff = turnedOff
                 } catch {
                     setupError.put(error, at: 0)
                     outcomes.abandon()

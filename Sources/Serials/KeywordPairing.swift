@@ -302,7 +302,7 @@ final class KeywordPairing {
 
     /// `keyword` with the value line `j`, read where `j` was.
     private func valued(_ keyword: String, _ j: Int, box: Box?, readOnce: [String: String]) -> SerialReading {
-        SerialReading(value: keyword + " " + readings[j].value, symbology: nil, place: readings[j].place, box: box, readOnce: readOnce)
+        SerialReading(value: keyword + " " + readings[j].value, symbology: nil, at: readings[j].at, box: box, readOnce: readOnce)
     }
     /// Keyword line `i` with its value line `j`, boxed round both.
     private func pairing(_ i: Int, _ j: Int) -> SerialReading {

@@ -8,21 +8,19 @@ import Model
 final class Ranking {
     struct Ranked {
         var candidate: SerialCandidate
-        var tier: Int
+        var tier: RankKey.Tier
         var order: Int
         /// Whether a keyword on the label names it (a barcode backed only by its own
         /// human-readable line is still the barcode's word alone).
         var labelled: Bool
-        /// Above 0 for a second reading of a printed value (J for I, read as digits, 5 for S),
-        /// listed after the value as read in that order; -1 for one that only reads its O as 0,
-        /// listed before it.
-        var variant = 0
+        /// Which reading of a printed value it is.
+        var variant = RankKey.Variant.asRead
         /// An unlabelled print disagreeing with a barcode: only a hint, listed after it.
         var hint = false
         /// The value with Q for O, offered last where nothing disagrees with it.
         var qValue: String? = nil
         /// Other readings of the print that differ from the value only by confusions.
-        var otherTexts: [(value: String, place: String)] = []
+        var otherTexts: [(value: String, place: Provenance)] = []
         /// Whether the label's Express Service Code proves it (the tag in base 36).
         var proven = false
     }
@@ -96,17 +94,17 @@ final class Ranking {
             let outOfFormat = !makersFormats.isEmpty && !fitsMakers && barcodeInMakersFormat
             // A barcode a serial's keyword captions is named by it, as a labelled print is.
             let named = entry.exactBarcode && entry.barcodeValue.map { captioned.contains(OCRConfusion.fold($0)) } == true
-            let tier: Int
+            let tier: RankKey.Tier
             switch (evidence, labelled || named) {
-            case (.agree, true), (.barcode, true): tier = 0
+            case (.agree, true), (.barcode, true): tier = .named
             case (.agree, false):
                 // Backed only by its own human-readable line and in no format of the maker the
                 // label names, after a labelled print in that format (a Cisco PID "C1111-8P"
                 // barcoded beside the serial its keyword names).
                 let afterLabelled = labelledInMakersFormat && !fitsMakers
-                tier = confirmedByESC ? 0 : outOfFormat ? 4 : afterLabelled ? 3 : 1
+                tier = confirmedByESC ? .named : outOfFormat ? .outOfFormat : afterLabelled ? .inFormat : .agreeing
             case (.text, _):
-                tier = confirmedByESC ? 1 : outOfFormat ? 4 : 2
+                tier = confirmedByESC ? .agreeing : outOfFormat ? .outOfFormat : .printed
             default:
                 // A barcode alone: first one in a vendor's specific format, the format of the
                 // maker the print names where it names one; a value that may be a bare MAC last,
@@ -115,11 +113,11 @@ final class Ranking {
                 let inFormat =
                     makersFormats.isEmpty
                     ? Grammar.known.contains { $0.isSpecific && $0.holds(value) } : makersFormats.holdAny(value)
-                tier = !entry.exactBarcode ? 5 : inFormat ? 3 : NotSerial.mayBeBareMAC(value) ? 5 : 4
+                tier = !entry.exactBarcode ? .last : inFormat ? .inFormat : NotSerial.mayBeBareMAC(value) ? .last : .outOfFormat
             }
             ranked.append(
                 Ranked(
-                    candidate: SerialCandidate(value: value, whereRead: entry.places, evidence: evidence, disagreesWith: []), tier: tier,
+                    candidate: SerialCandidate(value: value, provenance: entry.places, evidence: evidence, disagreesWith: []), tier: tier,
                     order: entry.order, labelled: labelled, qValue: entry.qValue, otherTexts: entry.otherTexts, proven: confirmedByESC))
         }
     }
@@ -210,17 +208,17 @@ final class Ranking {
         // A value the label's Express Service Code proves (the tag in base 36) is first, whatever
         // else the print or a barcode seems to back: the code is a check on the tag.
         for i in ranked.indices where ranked[i].proven {
-            ranked[i].tier = -1
+            ranked[i].tier = .proven
             ranked[i].hint = false
         }
     }
 
-    // `item` offered again as `value`, read where `whereRead` says, unless it is listed already.
-    private func offer(_ item: Ranked, as value: String, whereRead: [String], variant: Int, order: Int? = nil) {
+    // `item` offered again as `value`, read where `provenance` says, unless it is listed already.
+    private func offer(_ item: Ranked, as value: String, provenance: [Provenance], variant: RankKey.Variant, order: Int? = nil) {
         guard !ranked.contains(where: { $0.candidate.value == value }) else { return }
         var offered = item
         offered.candidate.value = value
-        offered.candidate.whereRead = whereRead
+        offered.candidate.provenance = provenance
         offered.variant = variant
         offered.order = order ?? item.order
         ranked.append(offered)
@@ -241,8 +239,8 @@ final class Ranking {
         for item in ranked where item.candidate.evidence == .text && item.candidate.disagreesWith.isEmpty && !item.proven {
             for (n, reading) in Pool.secondReadings(of: item.candidate.value, formats: formats).enumerated() {
                 offer(
-                    item, as: reading.value, whereRead: item.candidate.whereRead.map { $0 + " (\(reading.how))" },
-                    variant: reading.first ? -1 : n + 1)
+                    item, as: reading.value, provenance: item.candidate.provenance.map { $0.remade(reading.how) },
+                    variant: reading.first ? .zeroForO : .second(n + 1))
             }
             // Where the print was read more than once and the readings differ only by OCR's
             // confusions, they merge as one value and the first reading is the value, unless a
@@ -251,21 +249,24 @@ final class Ranking {
             // A value the extractor made of a reading already says how ("a character read twice
             // taken out").
             for (n, other) in item.otherTexts.enumerated() {
-                let whereRead = other.place.hasSuffix(")") ? other.place : other.place + " (read another way)"
-                offer(item, as: other.value, whereRead: [whereRead], variant: Pool.readAnotherWay + n)
+                let provenance = other.place.remakes.isEmpty ? other.place.remade(.readAnotherWay) : other.place
+                offer(item, as: other.value, provenance: [provenance], variant: .anotherReading(n))
             }
             // The value with Q for O after every other reading of its rank: the least likely of them.
             if let q = item.qValue {
-                offer(item, as: q, whereRead: item.candidate.whereRead.map { $0 + " (Q for O)" }, variant: item.variant, order: Int.max)
+                offer(item, as: q, provenance: item.candidate.provenance.map { $0.remade(.qForO) }, variant: item.variant, order: Int.max)
             }
         }
     }
 
-    private func place(_ item: Ranked) -> Int { item.hint ? 2 : item.candidate.evidence == .barcode ? 1 : 0 }
+    private func key(_ item: Ranked) -> RankKey {
+        let shown: RankKey.Shown = item.hint ? .hint : item.candidate.evidence == .barcode ? .barcodeAlone : .print
+        return RankKey(tier: item.tier, shown: shown, order: item.order, variant: item.variant)
+    }
 
     /// One row a value, where it ranks first, with every place it was read.
     private func listed() -> [SerialCandidate] {
-        ranked.sort { ($0.tier, place($0), $0.order, $0.variant) < ($1.tier, place($1), $1.order, $1.variant) }
+        ranked.sort { key($0) < key($1) }
         // One row a value: two printed lines can come to the same value (each with the barcode's
         // character where a confusion explains the difference: "XJS065198661" and "XISO65198661"
         // beside XJ9065198661), and it is listed once, where it ranks first, with every place it
@@ -277,10 +278,10 @@ final class Ranking {
             if let found = listed.firstIndex(where: { $0.value == candidate.value }) {
                 k = found
             } else {
-                listed.append(SerialCandidate(value: candidate.value, whereRead: [], evidence: candidate.evidence, disagreesWith: []))
+                listed.append(SerialCandidate(value: candidate.value, provenance: [], evidence: candidate.evidence, disagreesWith: []))
                 k = listed.count - 1
             }
-            for whereRead in candidate.whereRead where !listed[k].whereRead.contains(whereRead) { listed[k].whereRead.append(whereRead) }
+            for place in candidate.provenance where !listed[k].provenance.contains(place) { listed[k].provenance.append(place) }
             for other in candidate.disagreesWith where !listed[k].disagreesWith.contains(other) { listed[k].disagreesWith.append(other) }
         }
         return listed

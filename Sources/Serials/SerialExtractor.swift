@@ -10,12 +10,27 @@ public enum Evidence: String, Sendable, Hashable {
 /// is a number for the person (SERIAL-5).
 public struct SerialCandidate: Sendable, Hashable {
     public var value: String
-    /// Which barcode, which printed line: "CODE-128 barcode", "printed line 2".
-    public var whereRead: [String]
+    /// Which barcodes and printed lines it was read on, and how it was made of what was read.
+    public var provenance: [Provenance]
     public var evidence: Evidence
     /// The values that look like the same field but differ (SERIAL-3): both are shown, each
     /// saying it disagrees with the other.
     public var disagreesWith: [String]
+
+    public init(value: String, provenance: [Provenance], evidence: Evidence, disagreesWith: [String]) {
+        self.value = value
+        self.provenance = provenance
+        self.evidence = evidence
+        self.disagreesWith = disagreesWith
+    }
+
+    /// A candidate read where `whereRead` says, in the person's words (`Provenance.words`).
+    public init(value: String, whereRead: [String], evidence: Evidence, disagreesWith: [String]) {
+        self.init(value: value, provenance: whereRead.map(Provenance.init(words:)), evidence: evidence, disagreesWith: disagreesWith)
+    }
+
+    /// Where it was read, for the person: "CODE-128 barcode", "printed line 2 (0 for O)".
+    public var whereRead: [String] { provenance.map(\.words) }
 }
 
 /// One reading for the extractor: a value and where it came from.
@@ -23,8 +38,10 @@ public struct SerialReading: Sendable, Hashable {
     public var value: String
     /// The barcode's symbology, or nil for printed text.
     public var symbology: String?
+    /// Which barcode or printed line.
+    public var at: Provenance.Place
     /// "CODE-128 barcode" or "printed line 2".
-    public var place: String
+    public var place: String { at.words }
     /// Where it is on the label, when known: printed keywords and values are paired by it.
     public var box: Box?
     /// How its print slopes, in pixels down per pixel to the right, where its words show it (a
@@ -38,12 +55,12 @@ public struct SerialReading: Sendable, Hashable {
     public var readOnce: [String: String]
 
     public init(
-        value: String, symbology: String?, place: String, box: Box? = nil, slope: Double? = nil, roughSlope: Double? = nil,
+        value: String, symbology: String?, at place: Provenance.Place, box: Box? = nil, slope: Double? = nil, roughSlope: Double? = nil,
         readOnce: [String: String] = [:]
     ) {
         self.value = value
         self.symbology = symbology
-        self.place = place
+        self.at = place
         self.box = box
         self.slope = slope
         self.roughSlope = roughSlope
@@ -53,12 +70,25 @@ public struct SerialReading: Sendable, Hashable {
     public init(_ reading: Reading) {
         value = reading.value
         if case .barcode(let symbology) = reading.source { self.symbology = symbology } else { symbology = nil }
-        place = reading.place
+        at = Provenance.Place(reading.source)
         box = reading.box
         slope = reading.slope
         roughSlope = reading.roughSlope
         readOnce = reading.readOnce
     }
+
+    /// A reading at the place `place` names in words ("printed line 2").
+    public init(
+        value: String, symbology: String?, place: String, box: Box? = nil, slope: Double? = nil, roughSlope: Double? = nil,
+        readOnce: [String: String] = [:]
+    ) {
+        self.init(
+            value: value, symbology: symbology, at: Provenance.Place(words: place), box: box, slope: slope, roughSlope: roughSlope,
+            readOnce: readOnce)
+    }
+
+    /// Where it was read, as a candidate's provenance begins.
+    var provenance: Provenance { Provenance(at) }
 
     /// `token` (a value read on this line) with each of its words OCR read a character of twice
     /// read once; nil where it has none.
@@ -96,7 +126,7 @@ public enum SerialExtractor {
         var pool = Pool()
         var excluded = Set<String>()  // folded values named as something else
         var escs: [String] = []
-        var escPlaces: [String] = []
+        var escPlaces: [Provenance] = []
         let barcodes = readings.filter(\.isBarcode).map(\.value)
         takePrintedLines(
             readings, formats: formats, makersFormats: makersFormats, barcodes: barcodes, into: &pool, excluded: &excluded, escs: &escs,
@@ -115,7 +145,7 @@ public enum SerialExtractor {
     /// lines first: their keywords say what the barcodes' values are not.
     static func takePrintedLines(
         _ readings: [SerialReading], formats: [Grammar], makersFormats: [Grammar], barcodes: [String], into pool: inout Pool,
-        excluded: inout Set<String>, escs: inout [String], escPlaces: inout [String]
+        excluded: inout Set<String>, escs: inout [String], escPlaces: inout [Provenance]
     ) {
         for reading in readings where !reading.isBarcode {
             for field in Keywords.fields(in: reading.value) {
@@ -124,7 +154,7 @@ public enum SerialExtractor {
                     takeSerial(field.value, of: reading, formats: formats, makersFormats: makersFormats, barcodes: barcodes, into: &pool)
                 case .expressServiceCode:
                     escs.append(field.value.filter(\.isNumber))
-                    escPlaces.append(reading.place)
+                    escPlaces.append(reading.provenance)
                 case .other:
                     for token in field.value.split(separator: " ") {
                         excluded.insert(OCRConfusion.fold(String(token)))
@@ -147,7 +177,7 @@ public enum SerialExtractor {
                             && barcodes.contains(where: { $0.contains(value) })
                     {
                         let fixed = formats.lazy.filter(\.isDecisive).compactMap { $0.fit(value) }.first ?? value
-                        pool.add(fixed, place: reading.place, source: .unlabelledText)
+                        pool.add(fixed, place: reading.provenance, source: .unlabelledText)
                     }
                 }
             }
@@ -189,12 +219,12 @@ public enum SerialExtractor {
             } ?? false
         func addOnce() {
             guard let once else { return }
-            pool.add(once, place: reading.place + " (a character read twice taken out)", source: .labelledText, exactOnly: true)
+            pool.add(once, place: reading.provenance.remade(.characterReadTwiceTakenOut), source: .labelledText, exactOnly: true)
         }
         if onceFirst { addOnce() }
-        pool.add(corrected, place: reading.place, source: .labelledText)
+        pool.add(corrected, place: reading.provenance, source: .labelledText)
         for second in strays {
-            pool.add(second, place: reading.place + " (a character read twice taken out)", source: .labelledText)
+            pool.add(second, place: reading.provenance.remade(.characterReadTwiceTakenOut), source: .labelledText)
         }
         if !onceFirst { addOnce() }
         if let q = Tokens.qReading(
@@ -242,14 +272,14 @@ public enum SerialExtractor {
                         value = rest
                     } else if makersFormats.holdAny(rest) && !makersFormats.holdAny(value) {
                         // A format alone is weaker than print: the value as barcoded stays, after.
-                        pool.add(rest, place: reading.place, source: n == 0 ? .barcode : .barcodeAlternative)
-                        pool.add(value, place: reading.place, source: .barcodeAlternative)
+                        pool.add(rest, place: reading.provenance, source: n == 0 ? .barcode : .barcodeAlternative)
+                        pool.add(value, place: reading.provenance, source: .barcodeAlternative)
                         continue
                     }
                 }
                 // A second reading of the same data (with or without an S that may be a data
                 // identifier) is offered after the first, unless the print backs it.
-                pool.add(value, place: reading.place, source: n == 0 ? .barcode : .barcodeAlternative)
+                pool.add(value, place: reading.provenance, source: n == 0 ? .barcode : .barcodeAlternative)
             }
         }
         return captioned
@@ -257,7 +287,7 @@ public enum SerialExtractor {
 
     /// The service tag of each Express Service Code no candidate is, read from the code's line.
     static func addTags(
-        ofExpressServiceCodes escs: [String], at escPlaces: [String], makersFormats: [Grammar], to found: inout [SerialCandidate]
+        ofExpressServiceCodes escs: [String], at escPlaces: [Provenance], makersFormats: [Grammar], to found: inout [SerialCandidate]
     ) {
         // A Dell label's Express Service Code is its service tag in base 36: where no candidate
         // is that tag (OCR lost the tag, or misread it past mending), the code's own tag is one,
@@ -267,7 +297,7 @@ public enum SerialExtractor {
         for (esc, place) in zip(escs, escPlaces) {
             guard let tag = Tokens.tag(ofESC: esc), !found.contains(where: { Tokens.base36($0.value) == esc }) else { continue }
             let candidate = SerialCandidate(
-                value: tag, whereRead: [place + " (the Express Service Code)"], evidence: .text, disagreesWith: [])
+                value: tag, provenance: [place.remade(.expressServiceCode)], evidence: .text, disagreesWith: [])
             let first = makersFormats.holdAny(tag) && !found.contains { makersFormats.holdAny($0.value) }
             found.insert(candidate, at: first ? 0 : found.count)
         }
@@ -293,11 +323,11 @@ public enum SerialExtractor {
             value.allSatisfy { $0.isASCII && ($0.isUppercase || $0.isNumber) } && makersFormats.holdAny(value)
         }
         let printed = readings.filter { !$0.isBarcode }
-        let title = printed.min { ($0.box?.y ?? .max) < ($1.box?.y ?? .max) }?.place
+        let title = printed.min { ($0.box?.y ?? .max) < ($1.box?.y ?? .max) }?.at
         // The top line, and a line that opens with a maker's name wherever it is ("Juniper
         // SRX345" under a line OCR made of noise): its codes are the maker's model.
         func titled(_ reading: SerialReading) -> Bool {
-            reading.place == title || reading.value.split(separator: " ").first.map { Grammar.makerWords.contains($0.uppercased()) } == true
+            reading.at == title || reading.value.split(separator: " ").first.map { Grammar.makerWords.contains($0.uppercased()) } == true
         }
         for reading in printed {
             let isTitle = titled(reading)
@@ -308,11 +338,12 @@ public enum SerialExtractor {
                     else {
                         continue
                     }
-                    let code = SerialCandidate(value: value, whereRead: [reading.place], evidence: .text, disagreesWith: [])
+                    let code = SerialCandidate(value: value, provenance: [reading.provenance], evidence: .text, disagreesWith: [])
                     if let fixed = formats.lazy.compactMap({ $0.fit(value) }).first {
                         if !inFormat.contains(where: { $0.value == fixed }) {
                             asRead[fixed] = value
-                            inFormat.append(SerialCandidate(value: fixed, whereRead: [reading.place], evidence: .text, disagreesWith: []))
+                            inFormat.append(
+                                SerialCandidate(value: fixed, provenance: [reading.provenance], evidence: .text, disagreesWith: []))
                         }
                     } else if (codes + numbers + titleCodes).contains(where: { $0.value == value }) || Keywords.words.contains(value) {
                         continue
@@ -330,14 +361,15 @@ public enum SerialExtractor {
             let seconds = Pool.secondReadings(of: candidate.value, formats: formats).map { reading in
                 (
                     SerialCandidate(
-                        value: reading.value, whereRead: candidate.whereRead.map { $0 + " (\(reading.how))" }, evidence: .text,
+                        value: reading.value, provenance: candidate.provenance.map { $0.remade(reading.how) }, evidence: .text,
                         disagreesWith: []), reading.first
                 )
             }
             // And with Q for O, last.
             let q = Tokens.qReading(asRead[candidate.value] ?? candidate.value, corrected: candidate.value, formats: formats, barcodes: [])
                 .map {
-                    SerialCandidate(value: $0, whereRead: candidate.whereRead.map { $0 + " (Q for O)" }, evidence: .text, disagreesWith: [])
+                    SerialCandidate(
+                        value: $0, provenance: candidate.provenance.map { $0.remade(.qForO) }, evidence: .text, disagreesWith: [])
                 }
             for item in seconds.filter(\.1).map(\.0) + [candidate] + seconds.filter({ !$0.1 }).map(\.0) + (q.map { [$0] } ?? [])
             where !offered.contains(where: { $0.value == item.value }) {
@@ -370,7 +402,7 @@ struct Pool {
     struct Entry {
         var barcodeValue: String?
         var textValue: String?
-        var places: [String] = []
+        var places: [Provenance] = []
         var sources: Set<Source> = []
         var order: Int
         /// The printed value with Q for the O's OCR read (`Tokens.qReading`): it folds to the
@@ -379,9 +411,9 @@ struct Pool {
         /// Other readings of the print that fold to the same key as `textValue`, read after it
         /// (the page read again, a row at another size: "Q35Q10D" beside "Q35010D" read first),
         /// or made of a reading another way (the other of two characters read twice taken out).
-        var otherTexts: [(value: String, place: String)] = []
+        var otherTexts: [(value: String, place: Provenance)] = []
         /// Where `textValue` was read.
-        var textPlace: String?
+        var textPlace: Provenance?
         /// Whether the value joins a barcode's only where the two are the same (OCR folding
         /// aside): a second reading of print that is not evidence of agreeing any further.
         var exactOnly = false
@@ -400,7 +432,7 @@ struct Pool {
         entries[OCRConfusion.fold(value)]?.qValue = q
     }
 
-    mutating func add(_ value: String, place: String, source: Source, exactOnly: Bool = false) {
+    mutating func add(_ value: String, place: Provenance, source: Source, exactOnly: Bool = false) {
         let key = OCRConfusion.fold(value)
         var entry = entries[key] ?? Entry(order: next, exactOnly: exactOnly)
         if entries[key] == nil { next += 1 } else if !exactOnly { entry.exactOnly = false }
@@ -505,10 +537,6 @@ struct Pool {
     /// takes them for: O for 0, I for J.
     static let readAgain: [Character: Character] = ["O": "0", "I": "J"]
 
-    /// Where another reading of the print is ranked among a value's readings: after every second
-    /// reading made of the value itself.
-    static let readAnotherWay = 100
-
     /// The candidates, ranked; `formats`: the decisive vendor formats that apply to the label;
     /// `makersFormats`: the formats of the makers its print names; `captioned`: the barcodes'
     /// values (folded) a serial's keyword captions, named by it as a printed value its keyword
@@ -521,9 +549,14 @@ struct Pool {
         ).candidates()
     }
 
+    /// The look-alikes `remake` took, if it took any.
+    static func lookAlikes(_ remake: Provenance.Remake?) -> [Provenance.LookAlike] {
+        if case .lookAlikes(let pairs) = remake { pairs } else { [] }
+    }
+
     /// The second readings of a printed value no barcode backs, in the order they are offered,
     /// each with what was read again; `first` for the one listed before the value as read.
-    static func secondReadings(of value: String, formats: [Grammar]) -> [(value: String, how: String, first: Bool)] {
+    static func secondReadings(of value: String, formats: [Grammar]) -> [(value: String, how: Provenance.Remake, first: Bool)] {
         let fitting = formats.filter { $0.holds(value) }
         // A position every format the value fits leaves open, outside the known prefix it starts with.
         func open(_ index: Int) -> Bool { Grammar.leaveOpen(fitting, value, at: index) }
@@ -535,12 +568,12 @@ struct Pool {
             && letters.allSatisfy { CharClass.digit.correct($0) != $0 }
         let second = asDigits ? String(zeroed.map(CharClass.digit.correct)) : reread
         let changed = Set(zip(value, second).filter { $0 != $1 }.map(\.0))
-        let how =
+        let how: Provenance.Remake =
             asDigits
-            ? "read as digits"
-            : Self.readAgain.keys.sorted(by: >).filter(changed.contains).map { "\(Self.readAgain[$0]!) for \($0)" }.joined(
-                separator: ", ")
-        var readings: [(value: String, how: String, first: Bool)] = []
+            ? .readAsDigits
+            : .lookAlikes(
+                Self.readAgain.keys.sorted(by: >).filter(changed.contains).map { Provenance.LookAlike(Self.readAgain[$0]!, for: $0) })
+        var readings: [(value: String, how: Provenance.Remake, first: Bool)] = []
         // Only O made 0: the 0 is listed first, the O as read after it.
         if second != value { readings.append((second, how, changed == ["O"])) }
         // An S after the first character, where a format leaves the position open, may be a 5
@@ -551,12 +584,16 @@ struct Pool {
         let first = readings.first { $0.first }
         let base = Array(first?.value ?? value)
         let fives = String(base.indices.map { index in index > 0 && base[index] == "S" && open(index) ? "5" : base[index] })
-        if !asDigits, fives != String(base) { readings.append((fives, (first.map { $0.how + ", " } ?? "") + "5 for S", false)) }
+        if !asDigits, fives != String(base) {
+            readings.append((fives, .lookAlikes(Self.lookAlikes(first?.how) + [Provenance.LookAlike("5", for: "S")]), false))
+        }
         // An I may be a 1 as well as a J: offered last, with 1 for I, on the value as read (on
         // 4212 development labels, two serials printed with a 1 there were read with an I and
         // not offered; a row more in one list in 80).
         let ones = String(value.enumerated().map { index, ch in open(index) && ch == "I" ? "1" : ch })
-        if !asDigits, ones != value, !readings.contains(where: { $0.value == ones }) { readings.append((ones, "1 for I", false)) }
+        if !asDigits, ones != value, !readings.contains(where: { $0.value == ones }) {
+            readings.append((ones, .lookAlikes([Provenance.LookAlike("1", for: "I")]), false))
+        }
         return readings
     }
 }

@@ -10,7 +10,7 @@ enum BenchSerialsCommand: Command {
     static let name = ["bench", "serials"]
     static let summary = "how often the true serial is on the chooser's list, and first, over labelled images"
     static let about = """
-        Usage: fieldrig bench serials [DIR]
+        Usage: fieldrig bench serials [--without PASS]... [DIR]
 
         Reads every NAME.png in DIR (default Devices/labels) that has a NAME.expected sidecar with
         a 'serial' line, and reports: how often the true serial is on the chooser's list, how often
@@ -23,7 +23,32 @@ enum BenchSerialsCommand: Command {
         of Devices/serial-corpus/generate), and every miss, of two kinds: a reading miss (the
         serial is in neither a barcode nor a printed line, even allowing OCR confusions) and an
         extraction miss (it was read, and the extractor did not list it, or not first).
+        With --without, the reader's repair PASS (as 'bench read' names it) does not run: what the
+        figures lose is what that repair gains.
         """
+
+    enum Option: CommandOption {
+        case without
+
+        var spec: OptionSpec {
+            switch self {
+            case .without:
+                .repeated(
+                    "--without", "PASS",
+                    "turn off one of the reader's repairs: "
+                        + ReaderPass.allCases.filter(\.isRepair).map { "'\($0.name)'" }.joined(separator: ", "))
+            }
+        }
+    }
+
+    /// The reader's repair named `name`; a usage error naming the repairs for any other name.
+    static func repair(_ name: String) throws -> ReaderPass {
+        guard let pass = ReaderPass(rawValue: name), pass.isRepair else {
+            let names = ReaderPass.allCases.filter(\.isRepair).map { "'\($0.name)'" }.joined(separator: ", ")
+            throw UsageError("--without '\(name)': no such repair of the reader; it is one of \(names)")
+        }
+        return pass
+    }
 
     /// The tally of one group of labels.
     struct Tally {
@@ -55,8 +80,9 @@ enum BenchSerialsCommand: Command {
         func percent(_ n: Int) -> String { String(format: "%5.1f%%", Double(n) / Double(max(1, labels)) * 100) }
     }
 
-    static func run(_ options: Parsed<NoOption>) throws -> Int32 {
+    static func run(_ options: Parsed<Option>) throws -> Int32 {
         guard options.positional.count <= 1 else { throw UsageError("name one DIR") }
+        let turnedOff = try Set(options.all(.without).map(Self.repair))
         let folder = options.positional.first ?? "Devices/labels"
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
             throw CommandFailure("\(folder): no such folder")
@@ -77,7 +103,7 @@ enum BenchSerialsCommand: Command {
         var byLayout: [String: Tally] = [:]
         var byEffect: [String: Tally] = [:]
         var misses: [String] = []
-        try BatchRead.readAll(labels.map(\.path), passes: .all, jobs: defaultJobs) { path, outcome in
+        try BatchRead.readAll(labels.map(\.path), passes: .all, jobs: defaultJobs, turnedOff: turnedOff) { path, outcome in
             guard case .success(let read) = outcome, let label = labels.first(where: { $0.path == path }) else {
                 misses.append("\(path): could not be read")
                 return
@@ -138,6 +164,9 @@ enum BenchSerialsCommand: Command {
             if label.sidecar.style != nil { byEffect[label.sidecar.effects.first ?? "none", default: Tally()].add(tally) }
         }
         let n = Double(total.labels)
+        if !turnedOff.isEmpty {
+            emit("without the reader's " + ReaderPass.allCases.filter(turnedOff.contains).map { "'\($0.name)'" }.joined(separator: ", "))
+        }
         emit(
             String(
                 format: "%d labels: true serial on the list %.1f%%, first %.1f%%, mean list length %.2f", total.labels,
