@@ -85,6 +85,23 @@ struct SerialCommandTests {
         #expect(run.stdout.contains("disagreements shown where none was planted: on 0 of 23 labels"))
     }
 
+    @Test("bench serials --without turns a repair of the reader off and says so; a pass that is no repair is a usage error")
+    func benchWithout() throws {
+        let folder = NSTemporaryDirectory() + "fieldrig-without-\(getpid())"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        for file in ["hp-elitebook-cut-word.png", "hp-elitebook-cut-word.expected"] {
+            try FileManager.default.copyItem(atPath: "Devices/labels/\(file)", toPath: "\(folder)/\(file)")
+        }
+        let with = try fieldrig("bench", "serials", folder)
+        #expect(with.status == 0 && with.stdout.hasPrefix("1 labels: true serial on the list 100.0%"), "\(with.stdout)")
+        let without = try fieldrig("bench", "serials", "--without", "rows read whole", folder)
+        #expect(without.status == 0 && without.stdout.hasPrefix("without the reader's 'rows read whole'\n"), "\(without.stdout)")
+        #expect(without.stdout.contains("1 labels: true serial on the list 0.0%"), "\(without.stdout)")
+        let text = try fieldrig("bench", "serials", "--without", "text", folder)
+        #expect(text.status == 2 && text.stderr.contains("--without 'text': no such repair of the reader"), "\(text.stderr)")
+    }
+
     /// `fieldrig bench serials` over a folder holding the disagree-swap label (barcode 9Q4TR36,
     /// print 9Q4TR63) with `sidecar` as what it is said to hold; the run and the folder.
     func benchSwap(_ sidecar: String) throws -> (run: Run, folder: String) {
