@@ -159,6 +159,41 @@ public struct SerialChooser: Sendable, Hashable {
         }
     }
 
+    /// Each printed value a frame read whole goes above the pieces of it the window read as
+    /// values of their own: a value is a piece of another when the other is two characters longer
+    /// or more and holds it, up to OCR's look-alikes and one character more (a frame that showed
+    /// part of the line, under a thumb, glare or the edge of the view, reads a piece, misread the
+    /// more for being at the edge of what was seen). Read whole is the first candidate of a frame
+    /// read alone (`firstOnFrames`): a longer value the extractor never put first on any frame
+    /// (a piece with junk read on, out of the maker's format) does not go above. Pieces stay
+    /// listed, after the whole. Print only: a barcode is exact, and values that disagree are the
+    /// extractor's to order.
+    static func putWholeBeforeFragments(_ candidates: inout [SerialCandidate], firstOnFrames: [String: Int]) {
+        func plain(_ candidate: SerialCandidate) -> Bool { candidate.evidence == .text && candidate.disagreesWith.isEmpty }
+        func readWhole(_ candidate: SerialCandidate) -> Bool { plain(candidate) && firstOnFrames[candidate.value, default: 0] > 0 }
+        var i = 0
+        while i < candidates.count {
+            let piece = candidates[i]
+            if plain(piece),
+                let whole = candidates[(i + 1)...].firstIndex(where: { readWhole($0) && Self.isPiece(piece.value, of: $0.value) })
+            {
+                candidates.insert(candidates.remove(at: whole), at: i)
+            }
+            i += 1
+        }
+    }
+
+    /// Whether `piece` is a piece of `whole`: `whole` two characters longer or more, holding
+    /// `piece` as a run of its characters up to look-alikes and one character more; four
+    /// characters at least.
+    static func isPiece(_ piece: String, of whole: String) -> Bool {
+        let (short, long) = (Array(OCRConfusion.fold(piece)), Array(OCRConfusion.fold(whole)))
+        guard short.count >= 4, long.count >= short.count + 2 else { return false }
+        return (0...(long.count - short.count)).contains { start in
+            zip(short, long[start...]).count { $0 != $1 } <= 1
+        }
+    }
+
     /// Whether one value is the other with one character more.
     static func oneCharacterApart(_ a: String, _ b: String) -> Bool {
         let (short, long) = a.count < b.count ? (Array(a), Array(b)) : (Array(b), Array(a))
@@ -188,6 +223,7 @@ public struct SerialChooser: Sendable, Hashable {
         {
             candidates.insert(candidates.remove(at: at), at: 0)
         }
+        Self.putWholeBeforeFragments(&candidates, firstOnFrames: collected.firstOnFrames)
         if candidates.isEmpty {
             phase = .typingByHand
             return [.stopCamera, .openTypingByHand]

@@ -139,6 +139,9 @@ struct LivePlay {
     var textRead: Int
     /// CPU time each delivered frame cost.
     var cpu: [Duration]
+    /// Whether a reading of some frame carried the true serial whole (a barcode, or a printed
+    /// line up to OCR's look-alikes): not so, no chooser could list it.
+    var readWhole = false
 
     /// Plays every sequence, `jobs` at once, each worker with its own reader.
     static func playAll(_ sequences: [LiveSequence], budget: TextBudget, jobs: Int) throws -> [LivePlay] {
@@ -169,10 +172,13 @@ struct LivePlay {
         let driver = SerialDriver(camera: camera, reader: reader, clock: VirtualClock(), budget: budget)
         var cpu: [Duration] = []
         var last = threadCPUTime()
-        driver.pump.observer = { _, _ in
+        var readWhole = false
+        let truth = sequence.label.serial!
+        driver.pump.observer = { _, readings in
             let now = threadCPUTime()
             cpu.append(now - last)
-            last = now
+            readWhole = readWhole || readings.contains { BenchSerialsCommand.carries($0, truth) }
+            last = threadCPUTime()
         }
         driver.send(.opened)
         var until = Duration.zero
@@ -185,6 +191,7 @@ struct LivePlay {
         delivered = driver.pump.framesRead
         textRead = driver.pump.framesTextRead
         self.cpu = cpu
+        self.readWhole = readWhole
     }
 
     var truth: String { sequence.label.serial! }
@@ -226,6 +233,10 @@ struct LiveReport {
         emit(
             "\(n) sequences: chooser's first row the true serial on \(first) (\(percent(first, of: n))), on the list \(listed) (\(percent(listed, of: n))), mean list length \(String(format: "%.2f", Double(lengths) / Double(max(1, n))))"
         )
+        let neverRead = plays.filter { !$0.readWhole }.count
+        emit(
+            "the true serial read whole on some frame: \(n - neverRead) of \(n) (\(percent(n - neverRead, of: n))); "
+                + "of those, first \(plays.filter { $0.readWhole && $0.first }.count)")
         let planted = plays.map(\.disagreements.planted).reduce(0, +)
         let shown = plays.map(\.disagreements.shown).reduce(0, +)
         emit("planted disagreements shown as one: \(shown) of \(planted)")
@@ -253,7 +264,8 @@ struct LiveReport {
         if !misses.isEmpty { emit("") }
         for play in misses {
             let rows = play.candidates.prefix(4).map(\.value).joined(separator: ", ")
-            emit("  miss: \(play.sequence.folder): \(play.truth) \(play.listed ? "not first" : "not listed") in [\(rows)]")
+            let why = play.listed ? "not first" : play.readWhole ? "not listed" : "never read whole on a frame, not listed"
+            emit("  miss: \(play.sequence.folder): \(play.truth) \(why) in [\(rows)]")
         }
     }
 

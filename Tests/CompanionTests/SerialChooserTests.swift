@@ -283,4 +283,33 @@ struct FirstOnFramesTests {
         #expect(!SerialChooser.oneCharacterApart("ABC", "ABD") && !SerialChooser.oneCharacterApart("ABC", "ABCDE"))
         #expect(!SerialChooser.oneCharacterApart("29870", "ZR4YEDSQ"))
     }
+
+    @Test("a piece is held by a value two characters longer or more, up to look-alikes and one character more")
+    func pieces() {
+        #expect(SerialChooser.isPiece("W0W7HVGSF9", of: "G8W0W7MVG5F9"))
+        #expect(SerialChooser.isPiece("-WMC4NCRZ6072", of: "WD-WMC4NCRZ6072") && SerialChooser.isPiece("D8WDCJNP", of: "C02KD8WDCJNP"))
+        #expect(!SerialChooser.isPiece("C02KD8WDCJNP", of: "D8WDCJNP"), "the longer is no piece of the shorter")
+        #expect(!SerialChooser.isPiece("ABC1234", of: "ABC12345"), "a character more is the vote's, not a piece")
+        #expect(!SerialChooser.isPiece("W1W7HVGSF9", of: "G8W0W7MVG5F9"), "two characters besides look-alikes")
+        #expect(!SerialChooser.isPiece("ABC", of: "ABCDEF"), "three characters say nothing")
+    }
+
+    func text(_ value: String) -> SerialCandidate {
+        SerialCandidate(value: value, provenance: [Provenance(.printedLine(1))], evidence: .text, disagreesWith: [])
+    }
+
+    @Test("a value a frame read whole goes above its pieces, which stay listed; one no frame put first does not")
+    func wholeBeforePieces() {
+        var rows = [text("W0W7HVGSF9"), text("WOW7HVGSF9"), text("G8W0W7MVG5F9")]
+        SerialChooser.putWholeBeforeFragments(&rows, firstOnFrames: ["W0W7HVGSF9": 3, "G8W0W7MVG5F9": 1])
+        #expect(rows.map(\.value) == ["G8W0W7MVG5F9", "W0W7HVGSF9", "WOW7HVGSF9"])
+        // A value in the maker's format first, a longer one with junk read on after it, never first on a frame.
+        var tag = [text("L1P0MW3"), text("L1P0MWS3S")]
+        SerialChooser.putWholeBeforeFragments(&tag, firstOnFrames: ["L1P0MW3": 2])
+        #expect(tag.map(\.value) == ["L1P0MW3", "L1P0MWS3S"])
+        // A barcode's value is exact: no print goes above it for holding it.
+        var code = [SerialCandidate(value: "ABC12345", provenance: [], evidence: .barcode, disagreesWith: []), text("XABC12345YZ")]
+        SerialChooser.putWholeBeforeFragments(&code, firstOnFrames: ["XABC12345YZ": 4])
+        #expect(code.map(\.value) == ["ABC12345", "XABC12345YZ"])
+    }
 }
