@@ -55,7 +55,7 @@ extension FrameReader {
     /// letters or digits or more, not all of them upright strokes, read with `sureOfTall`
     /// confidence. Tesseract reads the bars of a barcode zbar could not decode as strokes
     /// ("IlIl", "1I|") or as odd letters it is unsure of; it reads a serial printed larger and
-    /// bolder than the rest of a label ("45952054" under "Serial no." in small type) with
+    /// bolder than the rest of a label (`UnreadInkTests`, a serial printed larger) with
     /// confidence, and may box it taller still, taking in the space above.
     static func isSureOfTall(_ word: Word) -> Bool {
         let characters = lettersAndDigits(word)
@@ -64,7 +64,7 @@ extension FrameReader {
 
     /// How tall the print in `box` stands on a frame tilted `skew` degrees: the box bounds the
     /// tilted print, so a long word's box is taller than its letters by its length times the
-    /// slope ("WD-WCC4NPBYMK33", 26 pixels high, boxed 93 high at 12 degrees). Undone, the word
+    /// slope (`FrameReaderTests`, a long word on a tilted frame). Undone, the word
     /// is measured against the others as it was printed.
     static func uprightHeight(_ box: Box, skew: Double) -> Double {
         let theta = abs(skew) * .pi / 180

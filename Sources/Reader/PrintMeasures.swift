@@ -50,10 +50,10 @@ extension FrameReader {
 
     /// Whether a word looks like a printed code: six or more capitals and digits, with at most
     /// hyphens between them, both letters and digits among them; or ten digits or more. Tesseract
-    /// gives such words little confidence (no dictionary knows them: "-WMC4NWPSEKH5" read at 12,
-    /// "381052451729" at 7), where the noise it reads as words is short and of mixed case.
+    /// gives such words little confidence (no dictionary knows them), where the noise it reads as
+    /// words is short and of mixed case.
     static func looksLikeCode(_ text: String) -> Bool {
-        // OCR's symbols for a serial's characters count as those: "$SD29892" is SSD29892 read.
+        // OCR's symbols for a serial's characters count as those ($ for S).
         let body = text.filter { $0 != "-" }.map { OCRConfusion.symbols[$0] ?? $0 }
         guard body.allSatisfy({ $0.isASCII && ($0.isUppercase || $0.isNumber) }) else { return false }
         let digits = body.filter(\.isNumber).count
@@ -61,8 +61,8 @@ extension FrameReader {
     }
 
     /// `word` without the colons, semicolons, full stops and commas OCR read at its end: a code
-    /// whose last character noise turned into one ("WD-WMC4NPHPBGX:" of WD-WMC4NPHPBGXX) is still
-    /// a code, and its row is worth reading again.
+    /// whose last character noise turned into one is still a code, and its row is worth reading
+    /// again (`ResizedTests`, a code read with a colon).
     static func codeBody(_ word: String) -> String {
         String(word.reversed().drop { ":;.,".contains($0) }.reversed())
     }

@@ -5,7 +5,7 @@ import Model
 /// round a value, an underline.
 ///
 /// Tesseract takes a ruled table for a picture and reads none of its cells, or reads a rule
-/// beside a value into it ("|JVB07035"). A rule is a thin dark line, darker than the paper a few
+/// beside a value into it, as a bar. A rule is a thin dark line, darker than the paper a few
 /// pixels to either side of it, running far longer than any stroke of a letter: horizontal runs
 /// of at least an eighth of the frame's width, vertical ones of an eighth of its height. Letters'
 /// strokes are shorter, and where a letter crosses a rule its stroke is dark beside the rule too,
@@ -124,7 +124,7 @@ enum Rules {
     /// paper just inside both rules (print in a box stands off its rules; the tops and feet of
     /// letters smeared sideways into lines do not: their stems run on from them). Tesseract
     /// takes a boxed value for a picture and reads none of it, or reads its uprights into it
-    /// ("|50026B7BB44051,<A |"). A QR code's finder ring is as high as wide, so no such box.
+    /// (`RulesTests`, values in a box). A QR code's finder ring is as high as wide, so no such box.
     /// `rules`: the frame's thin horizontal rules (`thinRules`); `uprights`: nonzero on the pixels
     /// on a vertical rule, as the vertical pass found them.
     private static func markBoxes(

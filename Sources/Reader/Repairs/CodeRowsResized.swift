@@ -9,9 +9,8 @@ extension FrameReader {
     /// `resizings` times their size: the readings that read a code there differently.
     ///
     /// How tesseract reads a code depends on the size of its print, and not always better when
-    /// larger: a monospaced bold face's "JF", 18 pixels high, is read "UF", and read right at
-    /// three quarters of that ("FVF7WX4ESFJF"); a faint "ZAD0Z9UT" read with a stray I is read
-    /// right at one and a half times. Which size reads a face best cannot be told beforehand, so
+    /// larger: some faces read right only smaller (`ResizedTests.misreadAtItsSize`), faint print
+    /// only larger. Which size reads a face best cannot be told beforehand, so
     /// a row is read at both, each as one line, and a reading that differs is kept beside what
     /// was read first, as a second reading of a sharpened page is: both are what the camera
     /// read. Lines lying over one another on a row (the page and its sharpened copy read alike)
@@ -70,8 +69,8 @@ extension FrameReader {
 
     /// Whether `code`, a word's body read with `confidence`, may be a code: shaped like one
     /// (`looksLikeCode`), or six capitals or more read with less confidence than
-    /// `lettersOnlyBelow`, a code whose digits tesseract read as letters ("PEPFOBIL" at 20 of
-    /// PFPF2BJL in a narrow face, its 2 an O and its J an I).
+    /// `lettersOnlyBelow`: a code whose digits tesseract read as letters, in a narrow face
+    /// (`ResizedTests`, the Lenovo table's serial).
     static func mayBeCode(_ code: String, confidence: Double) -> Bool {
         looksLikeCode(code) || (confidence < lettersOnlyBelow && code.count >= 6 && code.allSatisfy { $0.isASCII && $0.isUppercase })
     }
@@ -88,9 +87,8 @@ extension FrameReader {
     static let resizeBelow = 90.0
 
     /// Whether `codes`, read again on a row, hold one the row's first readings `known` do not,
-    /// as long as the longest of them or a character shorter (a stray character read in the
-    /// first: "ZADOZ9IUT" for ZAD0Z9UT). Shorter by two or more, the reading lost part of the
-    /// print ("CNDSE" of "CNDS87753H").
+    /// as long as the longest of them or a character shorter (the first read a stray character
+    /// in). Shorter by two or more, the reading lost part of the print.
     static func readsMore(_ codes: [String], than known: Set<String>) -> Bool {
         let longest = known.map(\.count).max() ?? 0
         return codes.contains { !known.contains($0) && $0.count + 1 >= longest }

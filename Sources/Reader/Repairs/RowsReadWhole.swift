@@ -6,9 +6,8 @@ import Model
 extension FrameReader {
     /// `lines` with each row of print read again as one line, where that reads more of it.
     ///
-    /// Looking for text anywhere, tesseract breaks thin or widely spaced print into pieces
-    /// ("VFA33456" in a thin monospaced face read as "A3345", a fourteen-digit number as
-    /// "029547773" and "383") that it reads whole as a single line. Lines that share a row
+    /// Looking for text anywhere, tesseract breaks thin or widely spaced print into pieces that it
+    /// reads whole as a single line (`RowRereadTests.thinMonospaced`). Lines that share a row
     /// (overlapping by half the smaller's height) are one row; a row is read again across its
     /// width, and a little beyond, as one line, and that reading replaces the row's when it has
     /// more letters and digits in confident words, or as many in fewer words. Only a row read with
@@ -33,8 +32,7 @@ extension FrameReader {
             }
             // A word read with doubt, or one less than half as tall as print (a piece of a
             // character), says the row was not read whole. So does print left unread at either
-            // end of the row: tesseract read "CND9232" of "CND923234B" with 91 confidence and
-            // boxed only what it read.
+            // end of the row, read in part with confidence (`RowRereadTests.cutWord`).
             let printed = Self.printExtent(box, in: frame, typical: typical)
             let doubtful =
                 printedWords(row).contains { $0.confidence < Self.rereadBelow || $0.box.height * 2 < typical }
@@ -56,8 +54,7 @@ extension FrameReader {
     }
 
     /// How far the print of `row` reaches: its box, widened at either end over print tesseract
-    /// left unread (it read "CND9232" of "CND923234B" with 91 confidence and boxed only what it
-    /// read). Print is pixels as dark as the row's own, across its middle half, a stroke's worth
+    /// left unread (it boxes only what it read, however confidently). Print is pixels as dark as the row's own, across its middle half, a stroke's worth
     /// to a column of them; it continues while no gap wider than three quarters of the typical
     /// word's height parts it from the box (a monospaced face sets its letters half a height
     /// apart; a space between words is wider: a row read whole ends in paper).

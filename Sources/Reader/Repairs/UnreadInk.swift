@@ -8,9 +8,8 @@ extension FrameReader {
     /// passed over, each read again as one line.
     ///
     /// Looking for text anywhere, tesseract can pass over a whole row of print and read the rows
-    /// above and below it: a serial in a thin grey monospaced face between two bold lines
-    /// ("DMPG9UPHFAMV" beside "(Serial Number)", which was read). Inside the print's area
-    /// (`printArea`, and two typical words' height more above and below, for a row passed over
+    /// above and below it: thin grey print between bold lines (`UnreadInkTests.passedOver`).
+    /// Inside the print's area (`printArea`, and two typical words' height more above and below, for a row passed over
     /// above the first row read or under the last), with its contrast stretched locally, ink is
     /// what lies darker than half way; ink under or beside a line already read is not counted,
     /// nor is ink dark down its column for longer than two typical words are high (the desk in
