@@ -87,9 +87,8 @@ final class Ranking {
                 confirmedByESC = proven(fixed)
             }
             // A value in no format of the maker the label names comes after a barcode alone in
-            // that format: a print OCR lost or split some of ("Fou MINFB" for PG0MNFB), or a
-            // barcode backed only by its own human-readable line (a Cisco PID "C9200L-24T-4G",
-            // a MAC barcoded bare, beside a Cisco or Supermicro serial's barcode).
+            // that format: a print OCR lost or split some of, or a barcode backed only by its own
+            // human-readable line (a product id or a MAC barcoded bare, beside a serial's barcode).
             let fitsMakers = makersFormats.fitAny(value)
             let outOfFormat = !makersFormats.isEmpty && !fitsMakers && barcodeInMakersFormat
             // A barcode a serial's keyword captions is named by it, as a labelled print is.
@@ -99,8 +98,8 @@ final class Ranking {
             case (.agree, true), (.barcode, true): tier = .named
             case (.agree, false):
                 // Backed only by its own human-readable line and in no format of the maker the
-                // label names, after a labelled print in that format (a Cisco PID "C1111-8P"
-                // barcoded beside the serial its keyword names).
+                // label names, after a labelled print in that format (a product id barcoded beside
+                // the serial its keyword names).
                 let afterLabelled = labelledInMakersFormat && !fitsMakers
                 tier = confirmedByESC ? .named : outOfFormat ? .outOfFormat : afterLabelled ? .inFormat : .agreeing
             case (.text, _):
@@ -108,8 +107,7 @@ final class Ranking {
             default:
                 // A barcode alone: first one in a vendor's specific format, the format of the
                 // maker the print names where it names one; a value that may be a bare MAC last,
-                // also one that only opens like another maker's serial (a MAC "D25655CFEA53" on
-                // a Supermicro board: D25 is an Apple plant).
+                // also one that only opens like another maker's serial.
                 let inFormat =
                     makersFormats.isEmpty
                     ? Grammar.known.contains { $0.isSpecific && $0.holds(value) } : makersFormats.holdAny(value)
@@ -135,7 +133,7 @@ final class Ranking {
         }
         for i in ranked.indices where ranked[i].candidate.evidence == .text {
             // A print with a character read twice, where no barcode is the same field as it
-            // stands but one is with that character once ("ZA8MGGXYY" beside ZA8NGGXY): once.
+            // stands but one is with that character once: once.
             let value = ranked[i].candidate.value
             if !barcodeRows.contains(where: { Tokens.sameField(value, ranked[$0].candidate.value) }),
                 let once = barcodeRows.lazy.compactMap({ Tokens.printedOnce(value, sameFieldAs: self.ranked[$0].candidate.value) }).first
@@ -156,7 +154,7 @@ final class Ranking {
                     // An O where the barcode has a digit is the print's 0 (the position holds digits).
                     if printed.count == exact.count {
                         // Beside a difference no look-alike explains, the rarer look-alikes are
-                        // OCR's too (`Tokens.misreadPairs`): "YZ4N5QD" beside YZ4M8QD is YZ4M5QD.
+                        // OCR's too (`Tokens.misreadPairs`).
                         let unexplained = zip(printed, exact).contains { !Tokens.confused($0, $1) && !Tokens.misread($0, $1) }
                         ranked[i].candidate.value = String(
                             zip(printed, exact).map { (p: Character, e: Character) -> Character in
@@ -170,10 +168,9 @@ final class Ranking {
                     // Shown beside each other, never one buried below: a labelled print first,
                     // an unlabelled one (a barcode's own human-readable line) after the barcode,
                     // and so is a labelled print in no format of the maker the label names beside
-                    // a barcode in one (APC's factory code "5A" read as "3A"); an unlabelled print
-                    // in one beside a barcode in none goes first (Samsung's leading S, barcoded F,
-                    // its keyword garbled); a labelled print whose difference may be OCR's (E for
-                    // F) goes after the barcode.
+                    // a barcode in one; an unlabelled print in one beside a barcode in none goes
+                    // first (its keyword garbled); a labelled print whose difference may be OCR's
+                    // (E for F) goes after the barcode.
                     if ranked[i].labelled {
                         ranked[j].tier = ranked[i].tier
                         ranked[i].hint = weakOnly || inOnly(j, i)
@@ -228,13 +225,12 @@ final class Ranking {
     private func offerSecondReadings() {
         // OCR reads a printed 0 as O far more often than it misreads an O, and most serial
         // formats never use O (Apple, Cisco, Dell, the base-34 tails): a printed value no barcode
-        // backs, with an O, is offered with 0 for O too ("ZLBTMJDO": "ZLBTMJD0"), before the value
-        // as read, which is still listed (it may be right: nothing here says which). With J,
-        // which OCR reads as I ("PFGLPLIM": "PFGLPLJM"), after it: OCR makes an I of 1 and L as
-        // well, and J is the likeliest of three, not the likely one. Where a
-        // decisive vendor format fixes a position as a letter ("FOC"), its O stays. A value three
-        // quarters digits whose letters are all ones OCR makes of digits (O, D, Q, I, L, S, B, Z,
-        // G) is offered as all digits instead ("OG355481": "06355481"). A value the Express
+        // backs, with an O, is offered with 0 for O too, before the value as read, which is still
+        // listed (it may be right: nothing here says which). With J, which OCR reads as I, after
+        // it: OCR makes an I of 1 and L as well, and J is the likeliest of three, not the likely
+        // one. Where a decisive vendor format fixes a position as a letter, its O stays. A value
+        // three quarters digits whose letters are all ones OCR makes of digits (O, D, Q, I, L, S,
+        // B, Z, G) is offered as all digits instead. A value the Express
         // Service Code proves is what was printed: it has no second reading.
         for item in ranked where item.candidate.evidence == .text && item.candidate.disagreesWith.isEmpty && !item.proven {
             for (n, reading) in Pool.secondReadings(of: item.candidate.value, formats: formats).enumerated() {
@@ -268,8 +264,7 @@ final class Ranking {
     private func listed() -> [SerialCandidate] {
         ranked.sort { key($0) < key($1) }
         // One row a value: two printed lines can come to the same value (each with the barcode's
-        // character where a confusion explains the difference: "XJS065198661" and "XISO65198661"
-        // beside XJ9065198661), and it is listed once, where it ranks first, with every place it
+        // character where a confusion explains the difference), and it is listed once, where it ranks first, with every place it
         // was read and each value it disagrees with once.
         var listed: [SerialCandidate] = []
         for item in ranked {

@@ -51,7 +51,7 @@ public struct SerialReading: Sendable, Hashable {
     /// line shows its slope.
     public var roughSlope: Double?
     /// Its words that OCR read a character of twice, from the same ink, each with the word read
-    /// once (`Word.readOnce`): "PF5QHU9ON": "PF5QHU9N".
+    /// once (`Word.readOnce`).
     public var readOnce: [String: String]
 
     public init(
@@ -163,10 +163,9 @@ public enum SerialExtractor {
                     }
                 case .none:
                     // An unlabelled token on its own line is evidence only if a barcode agrees.
-                    // A decisive vendor format undoes its confusions here too ("FD0135912DK": Cisco's
-                    // FDO), so that a barcode it disagrees with is shown beside the value printed.
-                    // A value OCR read in pieces is one, as after a keyword ("WD-WMC4NWY 98HVP").
-                    // A value of capitals alone (a Seagate's "WFKLQWXTY") is one where a barcode
+                    // A decisive vendor format undoes its confusions here too, so that a barcode it
+                    // disagrees with is shown beside the value printed. A value OCR read in pieces
+                    // is one, as after a keyword. A value of capitals alone is one where a barcode
                     // holds it: looked for only there, it is no word of the label's text.
                     let tokens =
                         Tokens.piecesJoined(field.value, formats: formats, barcodes: barcodes).map { [$0] }
@@ -260,8 +259,7 @@ public enum SerialExtractor {
                 // character or two: then the two are shown disagreeing, as the same field. A
                 // print with no keyword (OCR garbled it) that is the rest, or the same field as the
                 // rest, where no print has the S, says the same. A format of the maker the label
-                // names that holds the rest and not the whole ("SPFD3SDNM" on a Lenovo label)
-                // puts the rest first, and the value as barcoded after it (with no maker named,
+                // names that holds the rest and not the whole puts the rest first, and the value as barcoded after it (with no maker named,
                 // only a decisive format does: `Barcodes.serialValues`).
                 if value.hasPrefix("S"), !labelled.contains(OCRConfusion.fold(value)) {
                     let rest = String(value.dropFirst())
@@ -292,8 +290,7 @@ public enum SerialExtractor {
         // A Dell label's Express Service Code is its service tag in base 36: where no candidate
         // is that tag (OCR lost the tag, or misread it past mending), the code's own tag is one,
         // read from the code's line. It comes first where no candidate is in the format of the
-        // maker the label names and the tag is (a Dell tag is seven characters: "SBRAC", five
-        // read off a blurred tag, is none).
+        // maker the label names and the tag is (a few characters read off a blurred tag are not).
         for (esc, place) in zip(escs, escPlaces) {
             guard let tag = Tokens.tag(ofESC: esc), !found.contains(where: { Tokens.base36($0.value) == esc }) else { continue }
             let candidate = SerialCandidate(
@@ -308,9 +305,8 @@ public enum SerialExtractor {
     /// vendor format (`formats`: the decisive ones that apply to the label), in the order
     /// printed; failing those, the unlabelled values shaped like codes (letters and digits
     /// both, six or more, nothing else, or letters alone in the format of the maker the label
-    /// names: Lenovo's "PFSSWYGD"), then numbers of seven digits or more (a nameplate's
-    /// serial), those of the label's top line or of a line that opens with a maker's name (its
-    /// maker and model: "Juniper SRX345") last.
+    /// names), then numbers of seven digits or more (a nameplate's serial), those of the
+    /// label's top line or of a line that opens with a maker's name (its maker and model) last.
     /// Better the values the camera read to tap than typing one by hand; what a keyword names as
     /// something else is never among them.
     static func shapedLikeSerials(_ readings: [SerialReading], formats: [Grammar], makersFormats: [Grammar] = []) -> [SerialCandidate] {
@@ -409,8 +405,7 @@ struct Pool {
         /// same key, so it is kept here and offered as a second reading.
         var qValue: String?
         /// Other readings of the print that fold to the same key as `textValue`, read after it
-        /// (the page read again, a row at another size: "Q35Q10D" beside "Q35010D" read first),
-        /// or made of a reading another way (the other of two characters read twice taken out).
+        /// (the page read again, a row at another size), or made of a reading another way (the other of two characters read twice taken out).
         var otherTexts: [(value: String, place: Provenance)] = []
         /// Where `textValue` was read.
         var textPlace: Provenance?
@@ -460,9 +455,8 @@ struct Pool {
     }
 
     /// A print that folds to a barcode's value only by a look-alike that stands for another
-    /// reading of the same print too ("ZASFMH6Y", S for a 5 or a 9, beside a barcode's ZA5FMH6Y
-    /// and "ZA9FMH6Y" read of the same line) is that other reading's, not the barcode's: the
-    /// other explains every reading of the print, the barcode's value not the one with a 9.
+    /// reading of the same print too (an S read for a 5 or a 9, and a 9 read too) is that other
+    /// reading's, not the barcode's: the other explains every reading of the print.
     /// A reading of the print that is the barcode's value as it is, the other reading does not
     /// explain: then the print stays the barcode's.
     mutating func splitPrintFromBarcode() {
@@ -510,9 +504,7 @@ struct Pool {
             }
             // A print the same field as a barcode's value, a character from it, disagrees with
             // it: it is not another reading of that data (without its S) with a stray character
-            // besides ("WD-WMC4N7ULV1VJ" beside SD-WMC4N7ULV1VJ is not D-WMC4N7ULV1VJ with a W
-            // too many; "FOC3817FM2N" beside SOC3817FM2N is not OC3817FM2N, in HP's format, with
-            // an F too many, whichever of the two readings the barcode's is first).
+            // besides, whichever of the two readings the barcode's is first.
             if entries.values.contains(where: { $0.fromBarcode && $0.barcodeValue.map { Tokens.sameField(read, $0) } == true }) {
                 matches = matches.filter { $0.value.barcodeValue?.count == read.count }
             }
@@ -577,10 +569,9 @@ struct Pool {
         // Only O made 0: the 0 is listed first, the O as read after it.
         if second != value { readings.append((second, how, changed == ["O"])) }
         // An S after the first character, where a format leaves the position open, may be a 5
-        // OCR rounded ("C0279RNBS8VA"): offered last, with 5 for S, on the reading listed first.
-        // Between letters too ("ZLSRNFV8" for ZL5RNFV8): on 2808 development labels, offering it
-        // only beside a digit lost five serials printed with a 5 there; between letters too, it
-        // adds a row to one list in 40.
+        // OCR rounded: offered last, with 5 for S, on the reading listed first, between letters
+        // too (on 2808 development labels, offering it only beside a digit lost five serials
+        // printed with a 5 there; between letters too, it adds a row to one list in 40).
         let first = readings.first { $0.first }
         let base = Array(first?.value ?? value)
         let fives = String(base.indices.map { index in index > 0 && base[index] == "S" && open(index) ? "5" : base[index] })
