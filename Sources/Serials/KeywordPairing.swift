@@ -109,8 +109,7 @@ final class KeywordPairing {
     private func collectValues() {
         // A value has two letters or digits at least: a lone mark beside a keyword ("v", a
         // speck read as a letter) is not what it names. Nor is a line that names its own field
-        // with a word this extractor does not know ("PBA: J78511-301" under a caption "Serial"
-        // set under its value).
+        // with a word this extractor does not know ("NAME: VALUE").
         values = texts.filter {
             let value = readings[$0].value
             return waiting[$0] == nil && !taken.contains($0) && Keywords.fields(in: value).first?.kind == Keywords.Kind.none
@@ -139,9 +138,7 @@ final class KeywordPairing {
     /// A keyword read alone where another reading has it with its value takes none.
     private func dropKeywordsReadWithTheirValue() {
         // So is a keyword read alone where another reading of the same ink has it with its value
-        // ("MODEL" over "MODEL EYG-0671L", the line read at another size): it has its value, and
-        // takes none from another row ("5207286608" under it is the value of the "SER. NO" after
-        // it).
+        // (the line read at another size): it has its value, and takes none from another row.
         for i in waiting.keys.sorted() where !waiting[i]!.caption {
             let box = readings[i].box!
             let keyword = readings[i].value.uppercased()
@@ -213,7 +210,7 @@ final class KeywordPairing {
     /// The line just under a keyword that found none on its row.
     private func pairUnder() {
         // Then the line just under a keyword that found none on its row, unless the keyword
-        // ends a line that opens with its value ("PFCLPMRD sN": a caption OCR read as one line).
+        // ends a line that opens with its value (a caption OCR read as one line with it).
         for (i, _) in waiting.sorted(by: { $0.key < $1.key }) where partner[i] == nil && Layout.trailingKeyword(readings[i].value) == nil {
             let box = readings[i].box!
             let height = max(1, box.height)
@@ -252,8 +249,8 @@ final class KeywordPairing {
     /// The value just before a keyword printed after it on its row.
     private func pairBefore() {
         // Last, a keyword that found nothing to its right or under it takes the value just
-        // before it on its row: a label that prints its keyword after the value, bare
-        // ("FDO4551MA2D SERIAL"), as a caption without its parentheses.
+        // before it on its row: a label that prints its keyword after the value, bare ("VALUE
+        // SERIAL"), as a caption without its parentheses.
         for (i, _) in waiting.sorted(by: { $0.key < $1.key }) where partner[i] == nil {
             let box = readings[i].box!
             let before = values.filter { j in
@@ -274,13 +271,12 @@ final class KeywordPairing {
     private func pairOver() {
         // Last of all, the line just over a serial's keyword, set from the same left edge or
         // centred on the same axis: a caption set under its value, as a barcode's human-readable
-        // line is captioned ("ZRDFPDPC" over a smaller "S/N", the next line another field). Only
-        // the next line up, no other print between (on a tilted label whose value OCR boxed
+        // line is captioned. Only the next line up, no other print between (on a tilted label whose value OCR boxed
         // beside its caption, the title two lines up is not it), and only a serial's (a MAC's
         // keyword whose value was lost takes no serial over it for a MAC). A caption is keywords
-        // alone: a line that opens with a value names that one ("WD-WMC4N0WA3300 SER. NO."). The
-        // line is one value that looks like a serial: a keyword over a barcode with no printed
-        // value has another field over it, its keyword misread ("Nut: 230V" for "Input: 230V").
+        // alone: a line that opens with a value names that one ("VALUE SER. NO."). The line is one
+        // value that looks like a serial: a keyword over a barcode with no printed value has
+        // another field over it, its keyword misread.
         for (i, wait) in waiting.sorted(by: { $0.key < $1.key })
         where partner[i] == nil && (wait.caption || Layout.onlyKeywords(wait.keyword)) && serialKeywords.contains(i) {
             let box = readings[i].box!
@@ -315,7 +311,7 @@ final class KeywordPairing {
     private func addOtherReadingsOfValues() {
         // The page read a second time (sharpened, or its contrast stretched) can read the
         // value's print another way, in a line lying over the value's own: that line is the
-        // keyword's value too, read another way ("285974" and "OM80FK285974" under "SN").
+        // keyword's value too, read another way.
         // Keywords in reading order, so that one line lying over two values goes to the first.
         for (i, j) in partner.sorted(by: { $0.key < $1.key }) {
             let box = readings[j].box!
@@ -332,19 +328,16 @@ final class KeywordPairing {
             }
             // A reading that holds the first reading whole, and more, read more of the print: it
             // comes first. Then one in the format of the maker the label names (`inFormat`), before
-            // one in none: "5CG0087LYE" on an HP label before "5CGO0087LYE", a 0 read twice, read
-            // first. Otherwise they come in the order they were read (the first reading first): a
-            // second reading that holds only another second reading whole ("PF913412Z",
-            // "PF913412" of the row read at other sizes, beside "PF91341Z" read first) is no
-            // better read than the first. A reading boxed under two thirds as wide as the widest
-            // is part of the print read alone ("KING." inside "SKN54590", a motion-blurred page
-            // sharpened): it comes after those that span it.
+            // one in none, whichever was read first. Otherwise they come in the order they were
+            // read (the first reading first): a second reading that holds only another second
+            // reading whole is no better read than the first. A reading boxed under two thirds as
+            // wide as the widest is part of the print read alone: it comes after those that span it.
             func body(_ k: Int) -> String { Layout.lettersAndDigits(readings[k].value) }
             let firstRead = ([j] + over).min()!
             func holdsFirst(_ k: Int) -> Bool { k != firstRead && body(k) != body(firstRead) && body(k).contains(body(firstRead)) }
             let widest = ([j] + over).map { readings[$0].box!.width }.max()!
             func spans(_ k: Int) -> Bool { readings[k].box!.width * 3 >= widest * 2 }
-            // The whole line, its spaces out ("FVF 7WX4ESFUF" is Apple's twelve characters).
+            // The whole line, its spaces out (a code OCR read with a space in it).
             func formatted(_ k: Int) -> Bool { inFormat(Tokens.withOCRSymbols(readings[k].value.filter { !$0.isWhitespace })) }
             func rank(_ k: Int) -> (Int, Int, Int, Int) { (holdsFirst(k) ? 1 : 0, spans(k) ? 1 : 0, formatted(k) ? 1 : 0, -k) }
             let group = ([j] + over).sorted { rank($0) > rank($1) }
@@ -357,15 +350,15 @@ final class KeywordPairing {
     /// A value named within its own line: "VALUE (Serial No.)", or a bare keyword after it.
     private func nameValuesWithinLines() {
         // Within one line: "VALUE (Serial No.)" names the value before it; so does a keyword
-        // printed bare after its value where OCR took the two for one line ("WD-WMC4NOWA3300 SER.
-        // NO."), when nothing to its right or under it was its value.
+        // printed bare after its value where OCR took the two for one line, when nothing to its
+        // right or under it was its value.
         for i in texts where !taken.contains(i) && partner[i] == nil {
             let text = out[i].value
             let keyword: String
             let value: String
             if let open = text.lastIndex(of: "("), open > text.startIndex,
                 case let inner = String(text[open...].dropFirst()),
-                // The closing parenthesis may be lost ("WD-WMC4NN26FXM8 (Serial").
+                // The closing parenthesis may be lost.
                 text.hasSuffix(")") || !inner.contains(")") && Layout.awaiting(inner)
             {
                 keyword = text.hasSuffix(")") ? String(inner.dropLast()) : inner
@@ -382,9 +375,9 @@ final class KeywordPairing {
 
     /// Value lines lying over the end of a line read with its keyword and value inline.
     private func addInlineValuesReadAgain() {
-        // A line read with its keyword and value inline ("SERIAL PFS3F5SLOW") and a value line
-        // lying over the value's end (the page read again, at another size: "PF3F5LOW"): that is
-        // the keyword's value too, read another way.
+        // A line read with its keyword and value inline and a value line lying over the value's
+        // end (the page read again, at another size): that is the keyword's value too, read
+        // another way.
         for i in texts where !taken.contains(i) && waiting[i] == nil && partner[i] == nil {
             guard let field = Keywords.fields(in: out[i].value).last, field.kind == .serial, !field.value.isEmpty,
                 let box = out[i].box, let at = out[i].value.range(of: field.value, options: [.backwards, .caseInsensitive])
@@ -398,8 +391,7 @@ final class KeywordPairing {
             }
             guard !keyword.isEmpty, !over.isEmpty else { continue }
             // One that holds the inline value whole, and more, read more of the print: it comes
-            // first, as a keyword's value read two ways does ("JAE4076PVR6" over the end of
-            // "Serial no. JAE4076PVR").
+            // first, as a keyword's value read two ways does.
             let inlineValue = Layout.lettersAndDigits(field.value)
             let fuller = over.filter { k in
                 let body = Layout.lettersAndDigits(readings[k].value)

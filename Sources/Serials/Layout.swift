@@ -28,15 +28,13 @@ enum Layout {
     static func lettersAndDigits(_ text: String) -> String { text.filter { $0.isLetter || $0.isNumber } }
 
     /// `readings` with each word OCR split into two boxes put together again: a box that starts
-    /// within a sixth of its height after another ends, on the same row ("G8WVZM7W8SJ" and "H",
-    /// three pixels apart at 21 high), continues it; rows are followed along the print's `tilt`
-    /// (on a label ten degrees off level, the value of the row above ends beside the next row's
-    /// start, its box reaching down past that row's top). A space between words is wider than
-    /// that; but a piece too short to be a value (three letters or digits, no keyword) followed
-    /// within half its height by a code is the start of that code, split where OCR saw a space
-    /// ("NT1" and "997478916"). The two boxes of one word are of much the same height: a box not
-    /// half as high as the other is other print beside it (a small caption's speck, "Ss", two
-    /// pixels before a value printed three times its height).
+    /// within a sixth of its height after another ends, on the same row, continues it; rows are
+    /// followed along the print's `tilt` (on a tilted label, the value of the row above ends
+    /// beside the next row's start). A space between words is wider than that; but a piece too
+    /// short to be a value (three letters or digits, no keyword) followed within half its height
+    /// by a code is the start of that code, split where OCR saw a space. The two boxes of one
+    /// word are of much the same height: a box not half as high as the other is other print
+    /// beside it (a speck of a smaller caption).
     static func mended(_ readings: [SerialReading], tilt: Double = 0) -> [SerialReading] {
         func code(_ text: String) -> Bool {
             !text.isEmpty && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
