@@ -194,6 +194,13 @@ struct Pool {
         if !asDigits, ones != value, !readings.contains(where: { $0.value == ones }) {
             readings.append((ones, .lookAlikes([Provenance.LookAlike("1", for: "I")]), false))
         }
+        // The two together, last: an S and an I both read for digits.
+        if !asDigits, fives != String(base), ones != value, let five = readings.first(where: { $0.value == fives }) {
+            let both = String(fives.enumerated().map { index, ch in open(index) && ch == "I" ? "1" : ch })
+            if both != fives, !readings.contains(where: { $0.value == both }) {
+                readings.append((both, .lookAlikes(Self.lookAlikes(five.how) + [Provenance.LookAlike("1", for: "I")]), false))
+            }
+        }
         return readings
     }
 }

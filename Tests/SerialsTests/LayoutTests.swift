@@ -1014,6 +1014,13 @@ struct ConfusionTests {
         #expect(jays.map(\.whereRead).dropFirst() == [["printed line 1 (J for I)"], ["printed line 1 (1 for I)"]])
         let zod = SerialExtractor.candidates([text("SN: ZOD77IC7", 1)])
         #expect(zod.map(\.whereRead).suffix(2) == [["printed line 1 (0 for O, J for I)"], ["printed line 1 (1 for I)"]])
+        // An S and an I both read for digits: each alone, then the two together, last.
+        let both = SerialExtractor.candidates([text("S/N: ZASXIU52", 1)])
+        #expect(both.map(\.value).suffix(3) == ["ZA5XIU52", "ZASX1U52", "ZA5X1U52"], "\(both.map(\.value))")
+        #expect(
+            both.last?.provenance.first?.remakes == [
+                .lookAlikes([Provenance.LookAlike("5", for: "S"), Provenance.LookAlike("1", for: "I")])
+            ])
         // Mostly digits, its letters all ones OCR makes of digits: offered as all digits.
         let digits = SerialExtractor.candidates([text("SERIAL NO. OG355481", 1)])
         #expect(digits.map(\.value) == ["OG355481", "06355481"])
