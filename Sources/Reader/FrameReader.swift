@@ -113,6 +113,16 @@ public final class FrameReader {
 
 extension FrameReader: FrameReading {
     public func read(_ frame: Frame) -> [Reading] { read(frame, passes: .all) }
+
+    /// The whole reading, without the second looks where `secondLooks` is false (besides the
+    /// repairs turned off already).
+    public func read(_ frame: Frame, secondLooks: Bool) -> [Reading] {
+        guard !secondLooks else { return read(frame) }
+        let before = turnedOff
+        defer { turnedOff = before }
+        turnedOff.formUnion(TextPipeline.secondLooks.map(\.pass))
+        return read(frame)
+    }
 }
 
 extension Frame {

@@ -26,10 +26,14 @@ public final class FrameInHand {
     }
 
     /// Every reading, printed text included, read once.
-    public var readings: [Reading] {
+    public var readings: [Reading] { readings(secondLooks: true) }
+
+    /// Every reading, printed text included, with or without the reader's second looks; read
+    /// once (a frame read already is not read again).
+    public func readings(secondLooks: Bool) -> [Reading] {
         if let whole { return whole }
         _ = barcodes
-        let read = reader.read(frame)
+        let read = reader.read(frame, secondLooks: secondLooks)
         whole = read
         return read
     }

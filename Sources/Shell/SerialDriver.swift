@@ -48,7 +48,8 @@ public final class SerialDriver {
     /// A frame's barcodes, and its printed text where the budget spends a text pass on it.
     private func read(_ inHand: FrameInHand) -> [Reading] {
         guard chooser.isReading else { return inHand.barcodes }
-        return spending.wantsText(inHand.frame, windowOpen: chooser.settling != nil) ? inHand.readings : inHand.barcodes
+        guard spending.wantsText(inHand.frame, windowOpen: chooser.settling != nil) else { return inHand.barcodes }
+        return inHand.readings(secondLooks: spending.secondLooksLeft)
     }
 
     /// The camera's own returnedToForeground, then the chooser's.

@@ -18,12 +18,17 @@ public struct TextBudget: Sendable, Equatable {
     public var sharpEnough: Double
     /// The least contrast (grey levels from the 2nd to the 98th percentile) a frame needs.
     public var leastContrast: Int
+    /// Text passes at most in one window that take the reader's second looks too (smear drawn
+    /// back, pale print stretched, codes at other sizes, unread rows): the first ones; the rest
+    /// read the page and its reading repairs only.
+    public var secondLooksPerWindow: Int
 
-    public init(perWindow: Int, spacing: Int, sharpEnough: Double, leastContrast: Int = 0) {
+    public init(perWindow: Int, spacing: Int, sharpEnough: Double, leastContrast: Int = 0, secondLooksPerWindow: Int = .max) {
         self.perWindow = perWindow
         self.spacing = spacing
         self.sharpEnough = sharpEnough
         self.leastContrast = leastContrast
+        self.secondLooksPerWindow = secondLooksPerWindow
     }
 
     /// How many of the frames measured last the sharpest is taken over. A frame is measured when
@@ -34,7 +39,7 @@ public struct TextBudget: Sendable, Equatable {
     /// Every frame read whole, as a still image is.
     public static let everyFrame = TextBudget(perWindow: .max, spacing: 1, sharpEnough: 0)
     /// The default, measured on the live corpus's development half (`fieldrig bench live`).
-    public static let standard = TextBudget(perWindow: 6, spacing: 3, sharpEnough: 0.8, leastContrast: 64)
+    public static let standard = TextBudget(perWindow: 6, spacing: 3, sharpEnough: 0.8, leastContrast: 64, secondLooksPerWindow: 1)
 }
 
 /// A `TextBudget` being spent: what it has seen and spent since the read began.
@@ -47,13 +52,19 @@ struct TextBudgetSpending {
     private var sinceLast = Int.max
     /// Text passes spent in the settling window now open (or since the last one closed).
     private(set) var spentInWindow = 0
+    /// The window's text passes that took the second looks, and the sharpest of its passes.
+    private var looksInWindow = 0
+    private var sharpestPass = 0.0
+    /// Whether the text pass just spent takes the second looks too: the window's first, then one
+    /// sharper than every pass before it, as many as the budget says.
+    private(set) var secondLooksLeft = false
 
     init(_ budget: TextBudget) { self.budget = budget }
 
     /// Whether `frame` gets the text pass; `windowOpen` says whether a settling window is
     /// collecting (its passes are counted against the window).
     mutating func wantsText(_ frame: Frame, windowOpen: Bool) -> Bool {
-        if !windowOpen { spentInWindow = 0 }
+        if !windowOpen { (spentInWindow, looksInWindow, sharpestPass) = (0, 0, 0) }
         if sinceLast < Int.max { sinceLast += 1 }
         guard spentInWindow < budget.perWindow, sinceLast >= budget.spacing else { return false }
         let quality = frame.quality()
@@ -61,6 +72,10 @@ struct TextBudgetSpending {
         recent.append(quality.sharpness)
         if recent.count > TextBudget.remembered { recent.removeFirst() }
         guard quality.sharpness >= budget.sharpEnough * (recent.max() ?? 0) else { return false }
+        let best = looksInWindow == 0 || quality.sharpness > sharpestPass
+        secondLooksLeft = budget.secondLooksPerWindow == .max || looksInWindow < budget.secondLooksPerWindow && best
+        if secondLooksLeft { looksInWindow += 1 }
+        sharpestPass = max(sharpestPass, quality.sharpness)
         return spend()
     }
 

@@ -15,7 +15,7 @@ enum BenchLiveCommand: Command {
     static let name = ["bench", "live"]
     static let summary = "labels held up to a webcam, through the serial chooser: first row, settling, CPU a frame"
     static let about = """
-        Usage: fieldrig bench live DIR [--budget N] [--spacing N] [--sharp F] [--every-frame] [--jobs N]
+        Usage: fieldrig bench live DIR [--budget N] [--spacing N] [--sharp F] [--second-looks N] [--every-frame] [--jobs N]
 
         Plays every sequence folder in DIR (each with its 'sequence' and a 'truth' sidecar, as
         Devices/serial-corpus/sequences renders them) through "Photograph a serial instead" on
@@ -33,7 +33,7 @@ enum BenchLiveCommand: Command {
     static let notes = "Machines are shared and noisy: CPU time is steadier than wall time, but compare runs made together."
 
     enum Option: CommandOption {
-        case budget, spacing, sharp, everyFrame, jobs
+        case budget, spacing, sharp, secondLooks, everyFrame, jobs
 
         var spec: OptionSpec {
             switch self {
@@ -41,6 +41,10 @@ enum BenchLiveCommand: Command {
                 .integer("--budget", "N", 1...1000, default: TextBudget.standard.perWindow, "text passes at most in a settling window")
             case .spacing: .integer("--spacing", "N", 1...100, default: TextBudget.standard.spacing, "frames at least between text passes")
             case .sharp: .value("--sharp", "F", "the share of the sharpest frame's sharpness a text pass needs (0 to 1)")
+            case .secondLooks:
+                .integer(
+                    "--second-looks", "N", 0...1000, default: min(1000, TextBudget.standard.secondLooksPerWindow),
+                    "text passes a window that take the reader's second looks too")
             case .everyFrame: .flag("--every-frame", "read every frame whole (no budget)")
             case .jobs: .integer("--jobs", "N", 1...64, default: defaultJobs, "sequences played at once (default: cores)")
             }
@@ -66,6 +70,7 @@ enum BenchLiveCommand: Command {
         var budget = TextBudget.standard
         budget.perWindow = options.integer(.budget)
         budget.spacing = options.integer(.spacing)
+        budget.secondLooksPerWindow = options.integer(.secondLooks)
         if let text = options.value(.sharp) {
             guard let share = Double(text), (0...1).contains(share) else {
                 throw UsageError("--sharp takes a share from 0 to 1, not '\(text)'")

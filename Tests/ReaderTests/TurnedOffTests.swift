@@ -34,4 +34,20 @@ struct ReaderPassTests {
         #expect(costs.costs["text"]?.runs ?? 0 >= 1 && costs.costs["barcodes"]?.runs == 1, "\(costs.order)")
         #expect(costs.costs["lines split"]?.runs ?? 0 >= 1, "\(costs.order)")
     }
+
+    @Test("a read without second looks runs the page's reading repairs and none of the looks, and leaves what was turned off as it was")
+    func withoutSecondLooks() throws {
+        let frame = try ImageFile.load("\(labelsFolder)/hp-prodesk-noise.png")
+        let reader = try FrameReader()
+        reader.turnedOff = [.smallPrintEnlarged]
+        let costs = PassCosts()
+        reader.costs = costs
+        let read = reader.read(frame, secondLooks: false)
+        #expect(reader.turnedOff == [.smallPrintEnlarged])
+        for look in TextPipeline.secondLooks { #expect(costs.costs[look.pass.name] == nil, "\(look.pass)") }
+        #expect(costs.costs["smear measured"] == nil && costs.costs["rows read whole"] != nil, "\(costs.order)")
+        #expect(read.contains { !$0.source.isBarcode })
+        reader.costs = nil
+        #expect(reader.read(frame, secondLooks: true) == reader.read(frame))
+    }
 }

@@ -61,6 +61,27 @@ struct TextBudgetTests {
         #expect(all == [true, true, true, true, true])
     }
 
+    @Test("the second looks go with a window's first text pass, then with one sharper than every pass before, as many as the budget says")
+    func secondLooks() {
+        var spending = TextBudgetSpending(TextBudget(perWindow: 6, spacing: 1, sharpEnough: 0, secondLooksPerWindow: 2))
+        let (soft, sharp, sharper) = (stripes(period: 5, blur: 3), stripes(period: 5, blur: 2), stripes(period: 5))
+        var looks: [Bool] = []
+        for frame in [soft, soft, sharp, sharper, sharper] {
+            let read = spending.wantsText(frame, windowOpen: true)
+            #expect(read)
+            looks.append(spending.secondLooksLeft)
+        }
+        #expect(looks == [true, false, true, false, false])
+        // The window closes: the next one's first pass has them again, however soft.
+        let reopened = spending.wantsText(soft, windowOpen: false)
+        #expect(reopened && spending.secondLooksLeft)
+        // With no limit, every pass has them.
+        var every = TextBudgetSpending(.everyFrame)
+        let all = (0..<3).map { _ in every.wantsText(soft, windowOpen: true) && every.secondLooksLeft }
+        #expect(all == [true, true, true])
+        #expect(TextBudget.standard.secondLooksPerWindow == 1)
+    }
+
     @Test("a sharper scene that left the view stops counting: the sharpest is the last half second's")
     func sharpestIsRecent() {
         var spending = TextBudgetSpending(TextBudget(perWindow: 100, spacing: 1, sharpEnough: 0.8, leastContrast: 64))
