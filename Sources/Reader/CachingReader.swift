@@ -10,6 +10,7 @@ public final class CachingReader: FrameReading {
     public let underlying: any FrameReading
     private var whole = Remembered()
     private var codes = Remembered()
+    private var withoutLooks = Remembered()
     public private(set) var hits = 0
     public private(set) var misses = 0
     /// The most frames remembered; beyond it the cache starts again.
@@ -21,7 +22,7 @@ public final class CachingReader: FrameReading {
     }
 
     /// How many frame buffers the cache keeps alive now, over both kinds of reading.
-    var buffersKept: Int { whole.byBuffer.count + codes.byBuffer.count }
+    var buffersKept: Int { whole.byBuffer.count + codes.byBuffer.count + withoutLooks.byBuffer.count }
 
     public func read(_ frame: Frame) -> [Reading] {
         remembered(frame, in: &whole) { underlying.read($0) }
@@ -29,6 +30,12 @@ public final class CachingReader: FrameReading {
 
     public func readBarcodes(_ frame: Frame) -> [Reading] {
         remembered(frame, in: &codes) { underlying.readBarcodes($0) }
+    }
+
+    /// The whole reading, or the reading without the second looks, each remembered apart.
+    public func read(_ frame: Frame, secondLooks: Bool) -> [Reading] {
+        guard !secondLooks else { return read(frame) }
+        return remembered(frame, in: &withoutLooks) { underlying.read($0, secondLooks: false) }
     }
 
     /// What one kind of reading read, by buffer and by content.

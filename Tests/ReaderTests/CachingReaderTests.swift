@@ -11,6 +11,12 @@ final class CountingReader: FrameReading {
         return [Reading(value: "V\(frame.bytes.first ?? 0)", source: .text(line: 1), box: Box(x: 0, y: 0, width: 1, height: 1))]
     }
     func readBarcodes(_ frame: Frame) -> [Reading] { read(frame) }
+    var leanReads = 0
+    func read(_ frame: Frame, secondLooks: Bool) -> [Reading] {
+        guard !secondLooks else { return read(frame) }
+        leanReads += 1
+        return [Reading(value: "lean", source: .text(line: 1), box: Box(x: 0, y: 0, width: 1, height: 1))]
+    }
 }
 
 @Suite("The caching reader")
@@ -26,6 +32,18 @@ struct CachingReaderTests {
         }
         #expect(counting.reads == 1)
         #expect(cache.buffersKept <= CachingReader.buffersRemembered)
+    }
+
+    @Test("a reading without the second looks is asked of the reader behind, and remembered apart from the whole one")
+    func withoutSecondLooks() {
+        let counting = CountingReader()
+        let cache = CachingReader(counting)
+        let frame = Frame(width: 8, height: 8, bytes: [UInt8](repeating: 3, count: 64))
+        for _ in 0..<3 {
+            #expect(cache.read(frame, secondLooks: false).map(\.value) == ["lean"])
+            #expect(cache.read(frame, secondLooks: true).map(\.value) == ["V3"])
+        }
+        #expect(counting.leanReads == 1 && counting.reads == 1)
     }
 
     @Test("different pictures are each read, and read again once the content budget is spent")
