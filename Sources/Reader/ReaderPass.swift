@@ -30,12 +30,12 @@ public enum ReaderPass: String, CaseIterable, Sendable {
         case .smallPrintEnlarged: .when("small print read with doubt")
         case .linesSplit: .everyReading(mends: "words boxed across two lines")
         case .rowsReadWhole: .everyReading(mends: "rows read in pieces")
-        case .smearMeasured: .everyTextPass("the smear's lean, where the words do not settle it")
+        case .smearMeasured: .everySecondLook("the smear's lean, where the words do not settle it")
         case .smearDrawnBack: .when("print smeared along its rows (the page then read again: text and the rest)")
         case .barcodesUnsmeared: .when("print smeared along its rows, barcodes asked for")
         case .paleStretched: .when("pale print, or nothing read (the page then read again)")
-        case .codeRowsResized: .everyTextPass("reads only rows with a doubtful code no barcode carries")
-        case .unreadInk: .everyTextPass("reads only inked rows nothing was read on")
+        case .codeRowsResized: .everySecondLook("reads only rows with a doubtful code no barcode carries")
+        case .unreadInk: .everySecondLook("reads only inked rows nothing was read on")
         }
     }
 
@@ -55,6 +55,9 @@ public enum Trigger: Sendable, Equatable, CustomStringConvertible {
     case everyFrame(String)
     /// On every frame whose printed text is read.
     case everyTextPass(String)
+    /// On every text pass that takes the second looks (a live window gives them to few of its
+    /// passes: `TextBudget.secondLooksPerWindow`).
+    case everySecondLook(String)
     /// On every reading of a page (the first and each page made easier and read again), looking
     /// in it for what it mends.
     case everyReading(mends: String)
@@ -64,7 +67,8 @@ public enum Trigger: Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .everyFrame(let what): "every frame: \(what)"
-        case .everyTextPass(let what): "every text pass; \(what)"
+        case .everyTextPass(let what): "every text pass: \(what)"
+        case .everySecondLook(let what): "every text pass with the second looks: \(what)"
         case .everyReading(let mends): "every reading of a page; reads only \(mends)"
         case .when(let condition): condition
         }
