@@ -59,7 +59,8 @@ public final class ScanDriver {
 
     /// Barcodes first: the sheet gets the frame's barcode pass, and the printed text is read only
     /// when the sheet takes it, the barcodes fired nothing (a proven tag opens at once, its
-    /// frame's text not waited for), and the text budget spends a pass on the frame.
+    /// frame's text not waited for), and the text budget spends a pass on the frame (with the
+    /// reader's second looks where the budget gives them).
     private func deliver(_ inHand: FrameInHand, at time: Duration) {
         var trial = sheet
         let effects = trial.handle(.frameRead(inHand.barcodes, at: time))
@@ -68,7 +69,7 @@ public final class ScanDriver {
             sheet = trial
             perform(effects)
         } else {
-            send(.frameRead(inHand.readings, at: time))
+            send(.frameRead(inHand.readings(secondLooks: spending.secondLooksLeft), at: time))
         }
     }
 
