@@ -18,7 +18,7 @@ extension Tokens {
         for grammar in grammars {
             guard let fixed = grammar.fit(value) else { continue }
             // Not into a difference from a barcode the print as read agrees with: an S in a digit's
-            // place is a 9 misread as well as a 5 ("SCGS176ZE7" beside 5CG9176ZE7).
+            // place is a 9 misread as well as a 5.
             if barcodes.contains(where: { readAs(value, $0) && !readAs(fixed, $0) && fixed != $0 }) { return value }
             let named = makers.map { makers in makers.contains { $0.vendor == grammar.vendor } } ?? true
             return grammar.isDecisive || named || !value.allSatisfy(\.isNumber) ? fixed : value
@@ -26,8 +26,8 @@ extension Tokens {
         // A barcode OCR could have printed it from says which character is the stray one.
         if barcodes.contains(where: { readAs(value, $0) }) { return value }
         // So does one a character shorter, the same field as the value with one character taken
-        // out (noise read as a letter, in a value of eight or more: "WD-WCC4NQWD9YFG3" beside
-        // WD-WCC4NQWD4FG3 is WD-WCC4NQWD9FG3, which disagrees with it).
+        // out (noise read as a letter, in a value of eight or more): the value so mended
+        // disagrees with it.
         let decisive = grammars.filter(\.isDecisive)
         let chars = Array(value)
         for exact in barcodes where exact.count >= 8 && exact.count == chars.count - 1 {
@@ -109,15 +109,12 @@ extension Tokens {
     /// Second readings of a printed serial that fits none of its maker's formats (`formats`:
     /// those of the makers the label names, decisive or not) where one character OCR read
     /// twice is taken out: one of two alike, or a letter beside the digit it looks like (OCR
-    /// reads digits as letters far more often than the reverse: "PFWQO0Q8V" on a Lenovo label
-    /// is "PFWQ0Q8V"); none where a barcode it could have been printed from says which
-    /// character is the stray one, nor where a barcode is the same field as the print read
-    /// (as long, a character or two apart): the print disagrees with it, and no character of it
-    /// was read twice ("EY8692808552" beside EY8692808502 on a Juniper label is not
-    /// EY869280852, which OCR could have cut short of the barcode's value and so hid the
-    /// disagreement).
-    /// A character read three times ("ST53LR0P578742XxX" for ST53LR0P578742X) is read once,
-    /// where taking out one does not make a format fit.
+    /// reads digits as letters far more often than the reverse); none where a barcode it could
+    /// have been printed from says which character is the stray one, nor where a barcode is the
+    /// same field as the print read (as long, a character or two apart): the print disagrees
+    /// with it, and no character of it was read twice (taking one out could make it a barcode's
+    /// value cut short, and hide the disagreement).
+    /// A character read three times is read once, where taking out one does not make a format fit.
     static func strayReadings(_ value: String, formats: [Grammar], barcodes: [String]) -> [String] {
         guard !formats.fitAny(value), !barcodes.contains(where: { readAs(value, $0) || sameField(value, $0) }) else { return [] }
         // A letter beside the digit it looks like first: two letters alike are often both printed.

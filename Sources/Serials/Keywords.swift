@@ -52,9 +52,8 @@ enum Keywords {
     }
 
     /// Keyword words long enough that a word one letter from one is no other word: "SERIAL", the
-    /// commonest, "NUMBER" after it ("SERIAL NUNBER", its m smeared: else "NUNBER" was the
-    /// serial's value), and "EXPRESS" of a Dell label's Express Service Code ("Exoress", its p
-    /// blurred).
+    /// commonest, "NUMBER" after it (else a garbled "NUMBER" is read as the serial's value), and
+    /// "EXPRESS" of a Dell label's Express Service Code.
     static let garbleable = ["SERIAL", "NUMBER", "EXPRESS"]
 
     /// Whether `word` is `keyword` (a word of letters) with one letter OCR lost or misread
