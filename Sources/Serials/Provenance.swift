@@ -1,4 +1,3 @@
-import Foundation
 import Model
 
 /// Where a candidate was read, and how its value was made of what was read there. Typed, so that
@@ -90,18 +89,6 @@ public struct Provenance: Sendable, Hashable, CustomStringConvertible {
         self.remakes = remakes
     }
 
-    /// The provenance `words` says, as `words` renders it: a place, then each remake in brackets.
-    public init(words: String) {
-        var rest = words
-        var remakes: [Remake] = []
-        while rest.hasSuffix(")"), let open = rest.range(of: " (", options: .backwards) {
-            guard let remake = Self.remake(words: String(rest[open.upperBound...].dropLast())) else { break }
-            remakes.insert(remake, at: 0)
-            rest = String(rest[..<open.lowerBound])
-        }
-        self.init(Place(words: rest), remakes: remakes)
-    }
-
     /// The same place, its value made another way too.
     public func remade(_ remake: Remake) -> Provenance { Provenance(place, remakes: remakes + [remake]) }
 
@@ -109,17 +96,4 @@ public struct Provenance: Sendable, Hashable, CustomStringConvertible {
     public var words: String { ([place.words] + remakes.map { "(\($0.words))" }).joined(separator: " ") }
 
     public var description: String { words }
-
-    /// The remake the bracketed `words` name; nil for words no remake renders.
-    static func remake(words: String) -> Remake? {
-        let fixed: [Remake] = [.readAsDigits, .characterReadTwiceTakenOut, .expressServiceCode, .readAnotherWay]
-        if let named = fixed.first(where: { $0.words == words }) { return named }
-        let pairs = words.components(separatedBy: ", ").map { pair -> LookAlike? in
-            let chars = Array(pair)
-            guard chars.count == 7, String(chars[1...5]) == " for " else { return nil }
-            return LookAlike(chars[0], for: chars[6])
-        }
-        guard !pairs.isEmpty, pairs.allSatisfy({ $0 != nil }) else { return nil }
-        return .lookAlikes(pairs.compactMap { $0 })
-    }
 }

@@ -24,11 +24,6 @@ public struct SerialCandidate: Sendable, Hashable {
         self.disagreesWith = disagreesWith
     }
 
-    /// A candidate read where `whereRead` says, in the person's words (`Provenance.words`).
-    public init(value: String, whereRead: [String], evidence: Evidence, disagreesWith: [String]) {
-        self.init(value: value, provenance: whereRead.map(Provenance.init(words:)), evidence: evidence, disagreesWith: disagreesWith)
-    }
-
     /// Where it was read, for the person: "CODE-128 barcode", "printed line 2 (0 for O)".
     public var whereRead: [String] { provenance.map(\.words) }
 }

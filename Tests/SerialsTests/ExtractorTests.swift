@@ -15,8 +15,10 @@ struct ExtractorTests {
         #expect(
             c == [
                 SerialCandidate(
-                    value: "C02XK1ZJJGH5", whereRead: ["printed line 3", "CODE-128 barcode"], evidence: .agree, disagreesWith: [])
+                    value: "C02XK1ZJJGH5", provenance: [Provenance(.printedLine(3)), Provenance(.barcode(symbology: "CODE-128"))],
+                    evidence: .agree, disagreesWith: [])
             ])
+        #expect(c.first?.whereRead == ["printed line 3", "CODE-128 barcode"])
     }
 
     @Test("a Dell PPID (printed or as a barcode) is not the serial; the service tag is")
