@@ -69,7 +69,7 @@ public final class ScanDriver {
             sheet = trial
             perform(effects)
         } else {
-            send(.frameRead(inHand.readings(secondLooks: spending.secondLooksLeft), at: time))
+            send(.frameRead(inHand.readings(secondLooks: spending.passTakesSecondLooks), at: time))
         }
     }
 

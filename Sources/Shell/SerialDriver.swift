@@ -49,7 +49,7 @@ public final class SerialDriver {
     private func read(_ inHand: FrameInHand) -> [Reading] {
         guard chooser.isReading else { return inHand.barcodes }
         guard spending.wantsText(inHand.frame, windowOpen: chooser.settling != nil) else { return inHand.barcodes }
-        return inHand.readings(secondLooks: spending.secondLooksLeft)
+        return inHand.readings(secondLooks: spending.passTakesSecondLooks)
     }
 
     /// The camera's own returnedToForeground, then the chooser's.

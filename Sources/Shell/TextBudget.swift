@@ -19,8 +19,8 @@ public struct TextBudget: Sendable, Equatable {
     /// The least contrast (grey levels from the 2nd to the 98th percentile) a frame needs.
     public var leastContrast: Int
     /// Text passes at most in one window that take the reader's second looks too (smear drawn
-    /// back, pale print stretched, codes at other sizes, unread rows): the first ones; the rest
-    /// read the page and its reading repairs only.
+    /// back, pale print stretched, codes at other sizes, unread rows): the window's first, then
+    /// any sharper than every pass before it; the rest read the page and its reading repairs only.
     public var secondLooksPerWindow: Int
 
     public init(perWindow: Int, spacing: Int, sharpEnough: Double, leastContrast: Int = 0, secondLooksPerWindow: Int = .max) {
@@ -57,7 +57,7 @@ struct TextBudgetSpending {
     private var sharpestPass = 0.0
     /// Whether the text pass just spent takes the second looks too: the window's first, then one
     /// sharper than every pass before it, as many as the budget says.
-    private(set) var secondLooksLeft = false
+    private(set) var passTakesSecondLooks = false
 
     init(_ budget: TextBudget) { self.budget = budget }
 
@@ -73,8 +73,8 @@ struct TextBudgetSpending {
         if recent.count > TextBudget.remembered { recent.removeFirst() }
         guard quality.sharpness >= budget.sharpEnough * (recent.max() ?? 0) else { return false }
         let best = looksInWindow == 0 || quality.sharpness > sharpestPass
-        secondLooksLeft = budget.secondLooksPerWindow == .max || looksInWindow < budget.secondLooksPerWindow && best
-        if secondLooksLeft { looksInWindow += 1 }
+        passTakesSecondLooks = budget.secondLooksPerWindow == .max || looksInWindow < budget.secondLooksPerWindow && best
+        if passTakesSecondLooks { looksInWindow += 1 }
         sharpestPass = max(sharpestPass, quality.sharpness)
         return spend()
     }

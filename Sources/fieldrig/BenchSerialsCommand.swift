@@ -33,19 +33,18 @@ enum BenchSerialsCommand: Command {
         var spec: OptionSpec {
             switch self {
             case .without:
-                .repeated(
-                    "--without", "PASS",
-                    "turn off one of the reader's repairs: "
-                        + ReaderPass.allCases.filter(\.isRepair).map { "'\($0.name)'" }.joined(separator: ", "))
+                .repeated("--without", "PASS", "turn off one of the reader's repairs: " + BenchSerialsCommand.repairNames)
             }
         }
     }
 
+    /// The reader's repairs, named as `--without` takes them.
+    static let repairNames = ReaderPass.allCases.filter(\.isRepair).map { "'\($0.name)'" }.joined(separator: ", ")
+
     /// The reader's repair named `name`; a usage error naming the repairs for any other name.
     static func repair(_ name: String) throws -> ReaderPass {
         guard let pass = ReaderPass(rawValue: name), pass.isRepair else {
-            let names = ReaderPass.allCases.filter(\.isRepair).map { "'\($0.name)'" }.joined(separator: ", ")
-            throw UsageError("--without '\(name)': no such repair of the reader; it is one of \(names)")
+            throw UsageError("--without '\(name)': no such repair of the reader; it is one of \(repairNames)")
         }
         return pass
     }

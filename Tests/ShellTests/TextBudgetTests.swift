@@ -69,15 +69,15 @@ struct TextBudgetTests {
         for frame in [soft, soft, sharp, sharper, sharper] {
             let read = spending.wantsText(frame, windowOpen: true)
             #expect(read)
-            looks.append(spending.secondLooksLeft)
+            looks.append(spending.passTakesSecondLooks)
         }
         #expect(looks == [true, false, true, false, false])
         // The window closes: the next one's first pass has them again, however soft.
         let reopened = spending.wantsText(soft, windowOpen: false)
-        #expect(reopened && spending.secondLooksLeft)
+        #expect(reopened && spending.passTakesSecondLooks)
         // With no limit, every pass has them.
         var every = TextBudgetSpending(.everyFrame)
-        let all = (0..<3).map { _ in every.wantsText(soft, windowOpen: true) && every.secondLooksLeft }
+        let all = (0..<3).map { _ in every.wantsText(soft, windowOpen: true) && every.passTakesSecondLooks }
         #expect(all == [true, true, true])
         #expect(TextBudget.standard.secondLooksPerWindow == 1)
     }
