@@ -97,8 +97,12 @@ public enum LivePage {
           if (s.reading) reading.textContent = s.reading;
           if (s.recording !== undefined) { recording.textContent = s.recording; recording.dataset.on = String(s.recording.startsWith("●")); }
         };
+        // Actions go one at a time, each after the last one's answer, so the rig takes them in
+        // the order they were pressed.
+        let sending = Promise.resolve();
         function send(key) {
-          fetch("action", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ key: key }) });
+          const post = () => fetch("action", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ key: key }) });
+          sending = sending.then(post).catch(() => {});
         }
         document.addEventListener("click", (e) => {
           const target = e.target.closest("[data-key]");

@@ -142,6 +142,11 @@ struct RecordAtThePageTests {
         // Picked expectations stand for all: nothing else shown is expected.
         #expect(!file.contains("expectRoutes(") && !file.contains("expectOpened("), "\(file)")
         #expect(file.contains("expectSentence(") && file.contains("\"The camera is busy. Another app is using it."), "\(file)")
+        // Clicked one straight after another, they are taken in the order clicked.
+        let order = ["tapVerify()", "expectCard(", "cameraFails(.busy)", "expectSentence("].map { step in
+            file.range(of: step, options: .backwards)?.lowerBound
+        }
+        #expect(order.allSatisfy { $0 != nil } && order.compactMap { $0 } == order.compactMap { $0 }.sorted(), "\(file)")
         let checked = try typecheck("\(root)/Scenarios/atThePage.swift")
         #expect(checked.status == 0, "\(checked.stderr)")
     }
