@@ -57,7 +57,15 @@ public struct PrintedTrack: Sendable, Hashable {
     /// (and on two at least): this reading is the odd one out, a character lost or gained, or a
     /// piece of the line read on a frame that showed only part of it.
     func isOutvoted(by other: PrintedTrack) -> Bool {
-        other.length != length && other.frames >= 2 && other.frames >= 2 * frames && lies(over: other.box)
+        other.length != length && other.frames >= 2 && other.frames >= 2 * frames && lies(over: other.box) && readsLike(other)
+    }
+
+    /// Whether `other` reads as the same text: apart, up to look-alikes, by no more than their
+    /// lengths differ and two characters (two lines close on the label, read in boxes that
+    /// overlap, are not the same line).
+    func readsLike(_ other: PrintedTrack) -> Bool {
+        let (mine, theirs) = (Array(OCRConfusion.fold(value)), Array(OCRConfusion.fold(other.value)))
+        return OCRConfusion.editDistance(mine, theirs) <= abs(mine.count - theirs.count) + 2
     }
 
     mutating func add(_ reading: Reading) {

@@ -26,5 +26,18 @@ public enum OCRConfusion {
         return out.hasSuffix(" ") ? String(out.dropLast()) : out
     }
 
+    /// How many characters must be changed, added or taken out to make `a` into `b`.
+    public static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+        var previous = Array(0...b.count)
+        for (i, x) in a.enumerated() {
+            var current = [i + 1]
+            for (j, y) in b.enumerated() {
+                current.append(min(previous[j] + (x == y ? 0 : 1), previous[j + 1] + 1, current[j] + 1))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+
     private static let digitFor: [Character: Character] = Dictionary(uniqueKeysWithValues: pairs.map { ($0.letter, $0.digit) })
 }

@@ -33,19 +33,6 @@ extension Tokens {
     static func matchESC(_ value: String, _ esc: String) -> String? {
         if base36(value) == esc { return value }
         guard (6...8).contains(value.count), let tag = tag(ofESC: esc) else { return nil }
-        return editDistance(Array(value.uppercased()), Array(tag)) <= 2 ? tag : nil
-    }
-
-    /// How many characters must be changed, added or taken out to make `a` into `b`.
-    static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
-        var previous = Array(0...b.count)
-        for (i, x) in a.enumerated() {
-            var current = [i + 1]
-            for (j, y) in b.enumerated() {
-                current.append(min(previous[j] + (x == y ? 0 : 1), previous[j + 1] + 1, current[j] + 1))
-            }
-            previous = current
-        }
-        return previous[b.count]
+        return OCRConfusion.editDistance(Array(value.uppercased()), Array(tag)) <= 2 ? tag : nil
     }
 }

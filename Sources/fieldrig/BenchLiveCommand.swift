@@ -272,6 +272,11 @@ struct LiveReport {
             let why = play.listed ? "not first" : play.readWhole ? "not listed" : "never read whole on a frame, not listed"
             emit("  miss: \(play.sequence.folder): \(play.truth) \(why) in [\(rows)]")
         }
+        for play in plays where play.disagreements.shown < play.disagreements.planted {
+            let rows = play.candidates.prefix(4).map { "\($0.value)\($0.disagreesWith.isEmpty ? "" : " (disagrees)")" }
+            let planted = play.sequence.label.disagreements.map { "\($0.barcode) coded, \($0.printed) printed" }
+            emit("  disagreement not shown: \(play.sequence.folder): \(planted.joined(separator: "; ")) in [\(rows.joined(separator: ", "))]")
+        }
     }
 
     func table(_ title: String, by key: (LivePlay) -> String) {
