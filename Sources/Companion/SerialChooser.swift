@@ -159,6 +159,23 @@ public struct SerialChooser: Sendable, Hashable {
         }
     }
 
+    /// The value most frames put first, each frame read alone, on two frames at least and more
+    /// than any other, goes first: the window's joined lines (boxes the hand moved between frames)
+    /// can rank another first, or lose it (a frame that showed part of the label read last), and
+    /// then it is listed as its first frame listed it, where it agrees with every value read.
+    /// Not over a value it disagrees with, nor over one it is with a character read twice taken
+    /// out: which of those leads is the extractor's to say.
+    static func putFramesFirstValueFirst(_ candidates: inout [SerialCandidate], _ collected: Settling) {
+        let ranked = collected.firstOnFrames.sorted { ($0.value, $1.key) > ($1.value, $0.key) }
+        guard let (best, count) = ranked.first, count >= 2, ranked.dropFirst().first.map({ $0.value < count }) ?? true else { return }
+        if let top = candidates.first, top.disagreesWith.contains(best) || Self.oneCharacterApart(best, top.value) { return }
+        if let at = candidates.firstIndex(where: { $0.value == best }) {
+            candidates.insert(candidates.remove(at: at), at: 0)
+        } else if let lost = collected.firstCandidates[best], lost.disagreesWith.isEmpty {
+            candidates.insert(lost, at: 0)
+        }
+    }
+
     /// Each printed value a frame read whole goes above the pieces of it the window read as
     /// values of their own: a value is a piece of another when the other is two characters longer
     /// or more and holds it, up to OCR's look-alikes and one character more (a frame that showed
@@ -212,17 +229,7 @@ public struct SerialChooser: Sendable, Hashable {
         // character by character, with where they are on the label, and the latest frame's
         // second looks at them.
         var candidates = SerialExtractor.candidates(collected.readings)
-        // The value most frames put first, each frame read alone, on two frames at least and more
-        // than any other, goes first: the window's joined lines (boxes the hand moved between
-        // frames) can rank another first. Not over a value it disagrees with, nor over one it is
-        // with a character read twice taken out: which of those leads is the extractor's to say.
-        let ranked = collected.firstOnFrames.sorted { ($0.value, $1.key) > ($1.value, $0.key) }
-        if let (best, count) = ranked.first, count >= 2, ranked.dropFirst().first.map({ $0.value < count }) ?? true,
-            let at = candidates.firstIndex(where: { $0.value == best }), at > 0, !candidates[0].disagreesWith.contains(best),
-            !Self.oneCharacterApart(best, candidates[0].value)
-        {
-            candidates.insert(candidates.remove(at: at), at: 0)
-        }
+        Self.putFramesFirstValueFirst(&candidates, collected)
         Self.putWholeBeforeFragments(&candidates, firstOnFrames: collected.firstOnFrames)
         if candidates.isEmpty {
             phase = .typingByHand

@@ -121,6 +121,8 @@ public struct Settling: Sendable, Hashable {
     /// For each value, on how many frames read for text it was the first candidate of that frame
     /// read alone, when `voting`: what the frames say without their lines joined across frames.
     public private(set) var firstOnFrames: [String: Int] = [:]
+    /// Each of those values as the first frame to put it first listed it.
+    public private(set) var firstCandidates: [String: SerialCandidate] = [:]
 
     private struct Seen: Sendable, Hashable {
         var reading: Reading
@@ -139,9 +141,10 @@ public struct Settling: Sendable, Hashable {
     public mutating func add(_ readings: [Reading]) {
         if voting { latest = [] }
         if voting, readings.contains(where: { !$0.source.isBarcode }),
-            let first = SerialExtractor.candidates(from: readings).first?.value
+            let first = SerialExtractor.candidates(from: readings).first
         {
-            firstOnFrames[first, default: 0] += 1
+            firstOnFrames[first.value, default: 0] += 1
+            if firstCandidates[first.value] == nil { firstCandidates[first.value] = first }
         }
         for reading in readings where voting {
             guard !reading.source.isBarcode else {

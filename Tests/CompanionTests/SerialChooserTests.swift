@@ -58,6 +58,24 @@ struct SerialChooserTests {
         #expect(Set(even.rows.map(\.value)).isSuperset(of: ["MXL9811F7J", "MXL9811F7"]))
     }
 
+    @Test("a line is outvoted only by the same text in another length: a title read on more frames, its box over the serial's, is another line")
+    func outvotedOnlyBySameText() {
+        let title = Reading(value: "SAMSUNG 870 EVO", source: .text(line: 1), box: Box(x: 240, y: 188, width: 309, height: 57))
+        let serial = Reading(value: "S/N: S1CYYF0D995140X", source: .text(line: 2), box: Box(x: 218, y: 208, width: 439, height: 65))
+        var settling = Settling(startedAt: .zero, voting: true)
+        for frame in [[title, serial], [title], [title], [title]] { settling.add(frame) }
+        #expect(settling.printed.count == 2 && settling.printed[0].lies(over: settling.printed[1].box))
+        #expect(settling.readings.map(\.value).contains("S/N: S1CYYF0D995140X"))
+        var c = reading([[title, serial], [title], [title], [title]])
+        _ = c.handle(.clock(.seconds(1)))
+        #expect(c.rows.map(\.value).contains("S1CYYF0D995140X"))
+        // The same text a character short, on fewer frames, is still outvoted.
+        let short = Reading(value: "SAMSUNG 870 EV", source: .text(line: 1), box: title.box)
+        var lost = Settling(startedAt: .zero, voting: true)
+        for frame in [[short], [title], [title]] { lost.add(frame) }
+        #expect(lost.readings.map(\.value) == ["SAMSUNG 870 EVO"])
+    }
+
     @Test("characters read equally often: the one the others could be misreadings of")
     func tieSettledByLookAlikes() {
         // A Seagate label's serial line read in three frames: its 9 read as 9, S and Q once each.
@@ -296,6 +314,28 @@ struct FirstOnFramesTests {
 
     func text(_ value: String) -> SerialCandidate {
         SerialCandidate(value: value, provenance: [Provenance(.printedLine(1))], evidence: .text, disagreesWith: [])
+    }
+
+    @Test("the value most frames put first, lost by the window, is listed first as its first frame listed it; not on a tie, nor over a value a character apart")
+    func framesFirstValueLost() {
+        var settling = Settling(startedAt: .zero, voting: true)
+        for value in ["(21) HWD79015", "(21) HWD79015", "S/N: D79015"] { settling.add([printed(value, line: 1)]) }
+        #expect(settling.firstOnFrames == ["HWD79015": 2, "D79015": 1])
+        var rows = [text("D79015")]
+        SerialChooser.putFramesFirstValueFirst(&rows, settling)
+        #expect(rows.map(\.value) == ["HWD79015", "D79015"])
+        #expect(rows.first == settling.firstCandidates["HWD79015"])
+        // Put first on as many frames as another value: the frames do not say which.
+        var tie = settling
+        tie.add([printed("S/N: QX12345678", line: 1)])
+        tie.add([printed("S/N: QX12345678", line: 1)])
+        var tied = [text("D79015")]
+        SerialChooser.putFramesFirstValueFirst(&tied, tie)
+        #expect(tie.firstOnFrames["QX12345678"] == 2 && tied.map(\.value) == ["D79015"])
+        // The window's first value is the frames' with one character more: the extractor's to say.
+        var apart = [text("HWD790155")]
+        SerialChooser.putFramesFirstValueFirst(&apart, settling)
+        #expect(apart.map(\.value) == ["HWD790155"])
     }
 
     @Test("a value a frame read whole goes above its pieces, which stay listed; one no frame put first does not")
