@@ -275,7 +275,8 @@ struct LiveReport {
         for play in plays where play.disagreements.shown < play.disagreements.planted {
             let rows = play.candidates.prefix(4).map { "\($0.value)\($0.disagreesWith.isEmpty ? "" : " (disagrees)")" }
             let planted = play.sequence.label.disagreements.map { "\($0.barcode) coded, \($0.printed) printed" }
-            emit("  disagreement not shown: \(play.sequence.folder): \(planted.joined(separator: "; ")) in [\(rows.joined(separator: ", "))]")
+            let shown = "[\(rows.joined(separator: ", "))]"
+            emit("  disagreement not shown: \(play.sequence.folder): \(planted.joined(separator: "; ")) in \(shown)")
         }
     }
 

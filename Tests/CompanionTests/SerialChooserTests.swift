@@ -58,7 +58,9 @@ struct SerialChooserTests {
         #expect(Set(even.rows.map(\.value)).isSuperset(of: ["MXL9811F7J", "MXL9811F7"]))
     }
 
-    @Test("a line is outvoted only by the same text in another length: a title read on more frames, its box over the serial's, is another line")
+    @Test(
+        "a line is outvoted only by the same text in another length: a title read on more frames, its box over the serial's, is another line"
+    )
     func outvotedOnlyBySameText() {
         let title = Reading(value: "SAMSUNG 870 EVO", source: .text(line: 1), box: Box(x: 240, y: 188, width: 309, height: 57))
         let serial = Reading(value: "S/N: S1CYYF0D995140X", source: .text(line: 2), box: Box(x: 218, y: 208, width: 439, height: 65))
@@ -316,7 +318,9 @@ struct FirstOnFramesTests {
         SerialCandidate(value: value, provenance: [Provenance(.printedLine(1))], evidence: .text, disagreesWith: [])
     }
 
-    @Test("the value most frames put first, lost by the window, is listed first as its first frame listed it; not on a tie, nor over a value a character apart")
+    @Test(
+        "the value most frames put first, lost by the window, is listed first as its first frame listed it; not on a tie, nor one apart"
+    )
     func framesFirstValueLost() {
         var settling = Settling(startedAt: .zero, voting: true)
         for value in ["(21) HWD79015", "(21) HWD79015", "S/N: D79015"] { settling.add([printed(value, line: 1)]) }
