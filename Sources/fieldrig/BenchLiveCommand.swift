@@ -245,6 +245,9 @@ struct LiveReport {
         let planted = plays.map(\.disagreements.planted).reduce(0, +)
         let shown = plays.map(\.disagreements.shown).reduce(0, +)
         emit("planted disagreements shown as one: \(shown) of \(planted)")
+        let plain = plays.filter { $0.sequence.label.disagreements.isEmpty }
+        let unplanted = plain.filter { $0.candidates.contains { !$0.disagreesWith.isEmpty } }.count
+        emit("disagreements shown where none was planted: on \(unplanted) of \(plain.count) sequences")
         let settled = plays.compactMap(\.settling)
         let inTime = settled.filter { $0 <= Self.settleTarget }.count
         let (settleMedian, settleP90) = percentiles(settled.isEmpty ? [.zero] : settled)
