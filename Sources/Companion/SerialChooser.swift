@@ -163,12 +163,13 @@ public struct SerialChooser: Sendable, Hashable {
     /// than any other, goes first: the window's joined lines (boxes the hand moved between frames)
     /// can rank another first, or lose it (a frame that showed part of the label read last), and
     /// then it is listed as its first frame listed it, where it agrees with every value read.
-    /// Not over a value it disagrees with, nor over one it is with a character read twice taken
-    /// out: which of those leads is the extractor's to say.
+    /// Over a value it disagrees with too (both stay listed, each saying so: SERIAL-3), but not
+    /// over one it is with a character read twice taken out: which of those leads is the
+    /// extractor's to say.
     static func putFramesFirstValueFirst(_ candidates: inout [SerialCandidate], _ collected: Settling) {
         let ranked = collected.firstOnFrames.sorted { ($0.value, $1.key) > ($1.value, $0.key) }
         guard let (best, count) = ranked.first, count >= 2, ranked.dropFirst().first.map({ $0.value < count }) ?? true else { return }
-        if let top = candidates.first, top.disagreesWith.contains(best) || Self.oneCharacterApart(best, top.value) { return }
+        if let top = candidates.first, Self.oneCharacterApart(best, top.value) { return }
         if let at = candidates.firstIndex(where: { $0.value == best }) {
             candidates.insert(candidates.remove(at: at), at: 0)
         } else if let lost = collected.firstCandidates[best], lost.disagreesWith.isEmpty {

@@ -319,7 +319,7 @@ struct FirstOnFramesTests {
     }
 
     @Test(
-        "the value most frames put first, lost by the window, is listed first as its first frame listed it; not on a tie, nor one apart"
+        "the value most frames put first leads, over a disagreeing one too; lost by the window, it is listed as its first frame listed it"
     )
     func framesFirstValueLost() {
         var settling = Settling(startedAt: .zero, voting: true)
@@ -336,6 +336,13 @@ struct FirstOnFramesTests {
         var tied = [text("D79015")]
         SerialChooser.putFramesFirstValueFirst(&tied, tie)
         #expect(tie.firstOnFrames["QX12345678"] == 2 && tied.map(\.value) == ["D79015"])
+        // Over a value it disagrees with: both stay listed, each saying so.
+        var disagreeing = [
+            SerialCandidate(value: "HWD79016", provenance: [], evidence: .agree, disagreesWith: ["HWD79015"]),
+            SerialCandidate(value: "HWD79015", provenance: [], evidence: .text, disagreesWith: ["HWD79016"]),
+        ]
+        SerialChooser.putFramesFirstValueFirst(&disagreeing, settling)
+        #expect(disagreeing.map(\.value) == ["HWD79015", "HWD79016"] && disagreeing.allSatisfy { $0.disagreesWith.count == 1 })
         // The window's first value is the frames' with one character more: the extractor's to say.
         var apart = [text("HWD790155")]
         SerialChooser.putFramesFirstValueFirst(&apart, settling)
