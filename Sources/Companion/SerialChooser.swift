@@ -214,9 +214,7 @@ public struct SerialChooser: Sendable, Hashable {
 
     /// Whether one value is the other with one character more.
     static func oneCharacterApart(_ a: String, _ b: String) -> Bool {
-        let (short, long) = a.count < b.count ? (Array(a), Array(b)) : (Array(b), Array(a))
-        guard long.count == short.count + 1 else { return false }
-        return long.indices.contains { k in Array(long[..<k] + long[(k + 1)...]) == short }
+        abs(a.count - b.count) == 1 && OCRConfusion.editDistance(Array(a), Array(b)) == 1
     }
 
     private mutating func settle(_ now: Duration) -> [Effect] {
