@@ -10,15 +10,15 @@ extension FrameReader {
     ///
     /// How tesseract reads a code depends on the size of its print, and not always better when
     /// larger: some faces read right only smaller (`ResizedTests.misreadAtItsSize`), faint print
-    /// only larger. Which size reads a face best cannot be told beforehand, so
-    /// a row is read at both, each as one line, and a reading that differs is kept beside what
-    /// was read first, as a second reading of a sharpened page is: both are what the camera
-    /// read. Lines lying over one another on a row (the page and its sharpened copy read alike)
-    /// are one row, read again once. A reading is kept when it holds a code the row has not read
-    /// (`readsMore`); its words are set on the row's own box (a larger picture's blur boxes them
-    /// taller), so that it lies over the first reading as another reading of the same print. A
-    /// code a barcode carries whole is not read again: the barcode is exact. Each row costs two
-    /// line recognitions, so a code read with confidence is not read again either.
+    /// only larger. Which size reads a face best cannot be told beforehand, so a row is read at
+    /// both, each as one line, and a reading that differs is kept beside what was read first, as a
+    /// second reading of a sharpened page is: both are what the camera read. Lines lying over one
+    /// another on a row (the page and its sharpened copy read alike) are one row, read again once.
+    /// A reading is kept when it holds a code the row has not read (`readsMore`); its words are set
+    /// on the row's own box (a larger picture's blur boxes them taller), so that it lies over the
+    /// first reading as another reading of the same print. A code a barcode carries whole is not
+    /// read again: the barcode is exact. Each row costs two line recognitions, so a code read with
+    /// confidence is not read again either.
     static func codeRowsResized(_ lines: [TextLine], in page: Frame, besides barcodes: [String], with text: TextReader) -> [TextLine] {
         func codes(_ line: TextLine) -> [String] { line.words.map { codeBody($0.text) }.filter(looksLikeCode) }
         func doubtful(_ word: Word) -> Bool {

@@ -7,9 +7,9 @@ extension FrameReader {
     /// `lines` with each word tesseract boxed across two lines of print read again on its own.
     ///
     /// Looking for text anywhere, tesseract can take a small line and the line under it for one
-    /// word, boxed lines high, which is then too tall to be print and dropped. Such a word (taller than `tallestWord` typical words,
-    /// not five times taller, which is a barcode's bars) is read again alone as a block of lines;
-    /// where that finds two lines or more, they replace it.
+    /// word, boxed lines high, which is then too tall to be print and dropped. Such a word (taller
+    /// than `tallestWord` typical words, not five times taller, which is a barcode's bars) is read
+    /// again alone as a block of lines; where that finds two lines or more, they replace it.
     static func splittingMergedLines(_ lines: [TextLine], in frame: Frame, with reader: TextReader) -> [TextLine] {
         guard let typical = typicalHeight(printedWords(lines)).map(Double.init) else { return lines }
         var out: [TextLine] = []

@@ -53,11 +53,12 @@ extension FrameReader {
         return out.sorted { ($0.box.y, $0.box.x) < ($1.box.y, $1.box.x) }
     }
 
-    /// How far the print of `row` reaches: its box, widened at either end over print tesseract
-    /// left unread (it boxes only what it read, however confidently). Print is pixels as dark as the row's own, across its middle half, a stroke's worth
-    /// to a column of them; it continues while no gap wider than three quarters of the typical
-    /// word's height parts it from the box (a monospaced face sets its letters half a height
-    /// apart; a space between words is wider: a row read whole ends in paper).
+    /// How far the print of `row` reaches: its box, widened at either end over print tesseract left
+    /// unread (it boxes only what it read, however confidently). Print is pixels as dark as the
+    /// row's own, across its middle half, a stroke's worth to a column of them; it continues while
+    /// no gap wider than three quarters of the typical word's height parts it from the box (a
+    /// monospaced face sets its letters half a height apart; a space between words is wider: a row
+    /// read whole ends in paper).
     static func printExtent(_ row: Box, in frame: Frame, typical: Int) -> Box {
         guard let inside = frame.part(row) else { return row }
         var (darkest, lightest) = (UInt8.max, UInt8.min)

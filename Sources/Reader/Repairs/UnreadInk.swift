@@ -8,15 +8,15 @@ extension FrameReader {
     /// passed over, each read again as one line.
     ///
     /// Looking for text anywhere, tesseract can pass over a whole row of print and read the rows
-    /// above and below it: thin grey print between bold lines (`UnreadInkTests.passedOver`).
-    /// Inside the print's area (`printArea`, and two typical words' height more above and below, for a row passed over
-    /// above the first row read or under the last), with its contrast stretched locally, ink is
-    /// what lies darker than half way; ink under or beside a line already read is not counted,
-    /// nor is ink dark down its column for longer than two typical words are high (the desk in
-    /// the wedge beside a tilted label turned upright, a code's bars, an upright rule: counted,
-    /// the desk beside a label's whole height joined every row of its print into one), nor are
-    /// columns and rows dark across most of the area (a label's edge, the desk, a rule). What is
-    /// left is cut into rows (runs of pixel rows holding ink) and each row into pieces where the
+    /// above and below it: thin grey print between bold lines (`UnreadInkTests.passedOver`). Inside
+    /// the print's area (`printArea`, and two typical words' height more above and below, for a row
+    /// passed over above the first row read or under the last), with its contrast stretched
+    /// locally, ink is what lies darker than half way; ink under or beside a line already read is
+    /// not counted, nor is ink dark down its column for longer than two typical words are high (the
+    /// desk in the wedge beside a tilted label turned upright, a code's bars, an upright rule:
+    /// counted, the desk beside a label's whole height joined every row of its print into one), nor
+    /// are columns and rows dark across most of the area (a label's edge, the desk, a rule). What
+    /// is left is cut into rows (runs of pixel rows holding ink) and each row into pieces where the
     /// ink breaks off for more than the row's height. A row half to twice as high as the typical
     /// word, a piece at least twice as long as high, is read as one line; a line is kept when it
     /// holds a word `isWorthKeeping`.
