@@ -12,10 +12,10 @@ public enum BatchRead {
     }
 
     /// Reads `files` on `jobs` threads, each with its own engines (the repairs in `turnedOff`
-    /// turned off), and hands each outcome to `deliver` in the order of `files`, as soon as it and
+    /// turned off; the rows of a page read again on `textWorkers` engines), and hands each outcome to `deliver` in the order of `files`, as soon as it and
     /// all before it are done.
     public static func readAll(
-        _ files: [String], passes: FrameReader.Passes, jobs: Int, turnedOff: Set<ReaderPass> = [],
+        _ files: [String], passes: FrameReader.Passes, jobs: Int, textWorkers: Int = 1, turnedOff: Set<ReaderPass> = [],
         deliver: (String, Result<Read, ImageError>) -> Void
     ) throws(ReaderError) {
         let workers = min(jobs, files.count)
@@ -26,7 +26,7 @@ public enum BatchRead {
             DispatchQueue.concurrentPerform(iterations: workers) { _ in
                 let reader: FrameReader
                 do throws(ReaderError) {
-                    reader = try FrameReader()
+                    reader = try FrameReader(textWorkers: textWorkers)
                     reader.turnedOff = turnedOff
                 } catch {
                     setupError.put(error, at: 0)

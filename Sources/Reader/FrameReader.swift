@@ -28,9 +28,11 @@ public final class FrameReader {
     /// it reads. Passes that are no repair (`ReaderPass.isRepair`) always run.
     public var turnedOff: Set<ReaderPass> = []
 
-    public init(layout: TextReader.Layout = .sparse) throws(ReaderError) {
+    /// A reader whose page is read by tesseract as `layout` says, the rows its repairs read again
+    /// read on `textWorkers` engines side by side (`TextReader.read(_: [TextPart])`).
+    public init(layout: TextReader.Layout = .sparse, textWorkers: Int = 1) throws(ReaderError) {
         barcodes = try BarcodeReader()
-        text = try TextReader(layout: layout)
+        text = try TextReader(layout: layout, workers: textWorkers)
     }
 
     /// Runs `body` as `pass`, measured when costs are kept.

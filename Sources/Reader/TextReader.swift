@@ -9,7 +9,9 @@ import Model
 /// Reads printed text in a gray frame with tesseract: lines and their words, with boxes.
 ///
 /// Initialising an engine costs about 50 ms, so one engine is kept per reader and reused across
-/// frames. Not for sharing between threads: give each thread its own reader. Tesseract is built
+/// frames. Not for sharing between threads: give each thread its own reader (a reader with
+/// `workers` over one reads the parts of a page side by side on engines of its own,
+/// `read(_: [TextPart])`). Tesseract is built
 /// with OpenMP here and runs about 5x slower unless `OMP_THREAD_LIMIT=1` was in the environment
 /// when the process started (see `ThreadLimit`).
 public final class TextReader {
@@ -26,10 +28,19 @@ public final class TextReader {
     }
 
     private let engine: OpaquePointer
-    private let layout: Layout
+    let layout: Layout
+    let language: String
+    /// Engines that read the parts of a page side by side: this one and `workers - 1` others.
+    public let workers: Int
+    /// The other engines, made when first needed.
+    var helpers: [TextReader] = []
+    /// The CPU time the other engines spent reading parts, on threads other than the caller's
+    /// (the caller's own thread counts its own).
+    public internal(set) var cpuElsewhere = Duration.zero
 
-    /// An engine for `language` ("eng"), looking for text as `layout` says.
-    public init(language: String = "eng", layout: Layout = .sparse) throws(ReaderError) {
+    /// An engine for `language` ("eng"), looking for text as `layout` says; the parts of a page
+    /// are read on `workers` engines side by side.
+    public init(language: String = "eng", layout: Layout = .sparse, workers: Int = 1) throws(ReaderError) {
         let engine = TessBaseAPICreate()!
         // Tesseract reports "Estimating resolution" and similar chatter to debug_file; init's own
         // chatter goes to stderr before any variable can be set, so it is given as a config value.
@@ -47,6 +58,8 @@ public final class TextReader {
         TessBaseAPISetPageSegMode(engine, TessPageSegMode(UInt32(layout.rawValue)))
         self.engine = engine
         self.layout = layout
+        self.language = language
+        self.workers = max(1, workers)
     }
 
     deinit {

@@ -16,6 +16,7 @@ enum BenchLiveCommand: Command {
     static let summary = "labels held up to a webcam, through the serial chooser: first row, settling, CPU a frame"
     static let about = """
         Usage: fieldrig bench live DIR [--budget N] [--spacing N] [--sharp F] [--second-looks N] [--every-frame] [--jobs N]
+                                     [--text-workers N]
 
         Plays every sequence folder in DIR (each with its 'sequence' and a 'truth' sidecar, as
         Devices/serial-corpus/sequences renders them) through "Photograph a serial instead" on
@@ -24,8 +25,9 @@ enum BenchLiveCommand: Command {
         it is on the list (per profile, style and layout too), planted disagreements shown as
         one, the time from the label first in view to the chooser coming up, the frames
         delivered, read for text and read for barcodes only, and the CPU each frame cost (the
-        thread's CPU time from one frame to the next: decoding, reading, the chooser), median
-        and p90. Then a proven tag's first frame to its card, against the barcode pass alone.
+        thread's CPU time from one frame to the next: decoding, reading, the chooser; and what
+        other engines spent reading its rows, with --text-workers), median and p90, and the
+        wall time of a frame read for text. Then a proven tag's first frame to its card, against the barcode pass alone.
 
         The text budget (see the README) is the chooser's default unless given; --every-frame
         reads every frame whole, as before the budget.
@@ -33,7 +35,7 @@ enum BenchLiveCommand: Command {
     static let notes = "Machines are shared and noisy: CPU time is steadier than wall time, but compare runs made together."
 
     enum Option: CommandOption {
-        case budget, spacing, sharp, secondLooks, everyFrame, jobs
+        case budget, spacing, sharp, secondLooks, everyFrame, jobs, textWorkers
 
         var spec: OptionSpec {
             switch self {
@@ -47,6 +49,8 @@ enum BenchLiveCommand: Command {
                     "text passes a window that take the reader's second looks too")
             case .everyFrame: .flag("--every-frame", "read every frame whole (no budget)")
             case .jobs: .integer("--jobs", "N", 1...64, default: defaultJobs, "sequences played at once (default: cores)")
+            case .textWorkers:
+                .integer("--text-workers", "N", 1...64, default: 1, "engines a frame's rows are read again on, side by side (default 1)")
             }
         }
     }
@@ -55,7 +59,8 @@ enum BenchLiveCommand: Command {
         guard options.positional.count == 1, let folder = options.positional.first else { throw UsageError("name one DIR") }
         let budget = try Self.budget(options)
         let sequences = try LiveSequence.all(in: folder)
-        let results = try LivePlay.playAll(sequences, budget: budget, jobs: options.integer(.jobs))
+        let results = try LivePlay.playAll(
+            sequences, budget: budget, jobs: options.integer(.jobs), textWorkers: options.integer(.textWorkers))
         LiveReport(results).print()
         let tag = try BenchScanCommand.tagToCard(runs: 3)
         emit(
@@ -144,18 +149,21 @@ struct LivePlay {
     var textRead: Int
     /// CPU time each delivered frame cost.
     var cpu: [Duration]
+    /// Wall time each frame read for text took, from the frame before to it.
+    var textWall: [Duration] = []
     /// Whether a reading of some frame carried the true serial whole (a barcode, or a printed
     /// line up to OCR's look-alikes): not so, no chooser could list it.
     var readWhole = false
 
-    /// Plays every sequence, `jobs` at once, each worker with its own reader.
-    static func playAll(_ sequences: [LiveSequence], budget: TextBudget, jobs: Int) throws -> [LivePlay] {
+    /// Plays every sequence, `jobs` at once, each worker with its own reader (its rows read again
+    /// on `textWorkers` engines).
+    static func playAll(_ sequences: [LiveSequence], budget: TextBudget, jobs: Int, textWorkers: Int) throws -> [LivePlay] {
         let results = Locked<[Int: Result<LivePlay, Error>]>([:])
         let setUp = Locked<CommandFailure?>(nil)
         let next = Locked(0)
         DispatchQueue.concurrentPerform(iterations: min(jobs, sequences.count)) { _ in
             let reader: FrameReader
-            do throws(ReaderError) { reader = try FrameReader() } catch {
+            do throws(ReaderError) { reader = try FrameReader(textWorkers: textWorkers) } catch {
                 setUp.withLock { $0 = CommandFailure(error.description) }
                 return
             }
@@ -175,15 +183,20 @@ struct LivePlay {
         self.sequence = sequence
         let camera = try FileSequenceCamera(folder: sequence.folder)
         let driver = SerialDriver(camera: camera, reader: reader, clock: VirtualClock(), budget: budget)
-        var cpu: [Duration] = []
-        var last = threadCPUTime()
+        var (cpu, textWall): ([Duration], [Duration]) = ([], [])
+        // The CPU this thread and the reader's other engines spent, and the wall clock.
+        func spent() -> (Duration, ContinuousClock.Instant) { (threadCPUTime() + reader.text.cpuElsewhere, .now) }
+        var last = spent()
         var readWhole = false
+        var textSoFar = 0
         let truth = sequence.label.serial!
-        driver.pump.observer = { _, readings in
-            let now = threadCPUTime()
-            cpu.append(now - last)
+        driver.pump.observer = { [unowned pump = driver.pump] _, readings in
+            let now = spent()
+            cpu.append(now.0 - last.0)
+            if pump.framesTextRead > textSoFar { textWall.append(now.1 - last.1) }
+            textSoFar = pump.framesTextRead
             readWhole = readWhole || readings.contains { BenchSerialsCommand.carries($0, truth) }
-            last = threadCPUTime()
+            last = spent()
         }
         driver.send(.opened)
         var until = Duration.zero
@@ -196,6 +209,7 @@ struct LivePlay {
         delivered = driver.pump.framesRead
         textRead = driver.pump.framesTextRead
         self.cpu = cpu
+        self.textWall = textWall
         self.readWhole = readWhole
     }
 
@@ -212,13 +226,6 @@ struct LivePlay {
         }
         return (sequence.label.disagreements.count, shown.count)
     }
-}
-
-/// The CPU time this thread has used.
-func threadCPUTime() -> Duration {
-    var spec = timespec()
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
-    return .seconds(spec.tv_sec) + .nanoseconds(spec.tv_nsec)
 }
 
 /// The bench's report over the plays.
@@ -265,6 +272,9 @@ struct LiveReport {
         emit(
             "CPU per frame delivered: median \(ms(median)), p90 \(ms(p90)); a sequence's mean per frame, median over sequences \(ms(meanMedian))"
         )
+        let walls = plays.flatMap(\.textWall)
+        let (wallMedian, wallP90) = percentiles(walls.isEmpty ? [.zero] : walls)
+        emit("wall time of a frame read for text: median \(ms(wallMedian)), p90 \(ms(wallP90))")
         table("profile", by: { $0.sequence.profile })
         table("style", by: { $0.sequence.label.style ?? "-" })
         table("layout", by: { $0.sequence.label.layout ?? "-" })

@@ -149,8 +149,8 @@ func openCamera(_ source: String, faults: [String]) throws -> any CameraDevice {
 enum LiveRead {
     /// Reads each frame from `camera` until it ends or `seconds` pass, printing each reading the
     /// first time it is seen, and every trouble, recovery and ending.
-    static func run(_ camera: any CameraDevice, seconds: Int, json: Bool, passes: FrameReader.Passes) throws -> Int32 {
-        let reader = try wrapReader()
+    static func run(_ camera: any CameraDevice, seconds: Int, json: Bool, passes: FrameReader.Passes, textWorkers: Int) throws -> Int32 {
+        let reader = try wrapReader(textWorkers: textWorkers)
         do {
             try camera.start(.label)
         } catch {
@@ -195,9 +195,11 @@ enum LiveRead {
         }
     }
 
-    static func wrapReader() throws -> FrameReader {
+    /// A reader, its page's rows read again on `textWorkers` engines; a missing engine's data is
+    /// the command's failure.
+    static func wrapReader(textWorkers: Int = 1) throws -> FrameReader {
         do throws(ReaderError) {
-            return try FrameReader()
+            return try FrameReader(textWorkers: textWorkers)
         } catch {
             throw CommandFailure(error.description)
         }

@@ -63,7 +63,7 @@ enum LiveCommand: Command {
         """
 
     enum Option: CommandOption {
-        case camera, web, webToken, walkRound, register, fault, seconds, virtual, textBudget, recordScenario, recordInto, keys
+        case camera, web, webToken, walkRound, register, fault, seconds, virtual, textBudget, textWorkers, recordScenario, recordInto, keys
 
         var spec: OptionSpec {
             switch self {
@@ -79,6 +79,10 @@ enum LiveCommand: Command {
                 .integer(
                     "--text-budget", "N", 1...1000, default: TextBudget.standard.perWindow,
                     "text passes at most in a settling window (default \(TextBudget.standard.perWindow))")
+            case .textWorkers:
+                .integer(
+                    "--text-workers", "N", 1...64, default: defaultJobs,
+                    "engines a frame's rows are read again on, side by side (default: cores)")
             case .virtual: .flag("--virtual", "run on a virtual clock, as fast as frames can be read (for scripts)")
             case .recordScenario:
                 .value("--record-scenario", "NAME", "record the session as Scenarios/NAME.swift and Devices/recordings/NAME")
@@ -116,7 +120,8 @@ enum LiveCommand: Command {
         var script = try ScriptedKeys(options.value(.keys))
         let (register, temporary) = try openRegister(options.value(.register))
         defer { if let temporary { try? FileManager.default.removeItem(atPath: temporary) } }
-        let reader: any FrameReading = virtual ? CachingReader(try LiveRead.wrapReader()) : try LiveRead.wrapReader()
+        let engines = try LiveRead.wrapReader(textWorkers: options.integer(.textWorkers))
+        let reader: any FrameReading = virtual ? CachingReader(engines) : engines
         var budget = TextBudget.standard
         budget.perWindow = options.integer(.textBudget)
         let driver = try ScanDriver(

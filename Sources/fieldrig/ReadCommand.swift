@@ -30,7 +30,7 @@ enum ReadCommand: Command {
         """
 
     enum Option: CommandOption {
-        case json, annotate, only, jobs, camera, fault, seconds
+        case json, annotate, only, jobs, textWorkers, camera, fault, seconds
 
         var spec: OptionSpec {
             switch self {
@@ -44,6 +44,10 @@ enum ReadCommand: Command {
             case .only: .value("--only", "barcodes|text", "read only barcodes, or only printed text")
             case .jobs:
                 .integer("--jobs", "N", 1...64, default: defaultJobs, "images read at once, each with its own engines (default: cores)")
+            case .textWorkers:
+                .integer(
+                    "--text-workers", "N", 1...64, default: 1,
+                    "engines each image's rows are read again on, side by side (default 1;\nwith --camera: cores)")
             case .camera: .value("--camera", "SOURCE", "read frames as they come from SOURCE (a V4L2 device or a sequence folder)")
             case .fault:
                 .repeated(
@@ -70,7 +74,8 @@ enum ReadCommand: Command {
             }
             let camera = try openCamera(source, faults: options.all(.fault))
             let seconds = options.integer(.seconds)
-            return try LiveRead.run(camera, seconds: seconds, json: options.has(.json), passes: passes)
+            let workers = options.given(.textWorkers) ? options.integer(.textWorkers) : defaultJobs
+            return try LiveRead.run(camera, seconds: seconds, json: options.has(.json), passes: passes, textWorkers: workers)
         }
         guard options.value(.fault) == nil, options.value(.seconds) == nil else {
             throw UsageError("--fault and --seconds go with --camera")
@@ -85,7 +90,8 @@ enum ReadCommand: Command {
         let json = options.has(.json)
 
         var failed = false
-        try BatchRead.readAll(files, passes: passes, jobs: jobs) { path, outcome in
+        let workers = options.integer(.textWorkers)
+        try BatchRead.readAll(files, passes: passes, jobs: jobs, textWorkers: workers) { path, outcome in
             switch outcome {
             case .success(let read):
                 emit(json ? jsonLine(path, read) : block(path, read))

@@ -33,7 +33,7 @@ extension FrameReader {
             }
             if let r = rows.firstIndex(where: { $0.contains(where: sameRow) }) { rows[r].append(line) } else { rows.append([line]) }
         }
-        var out: [TextLine] = []
+        var reads: [(row: Box, area: Box, known: Set<String>, factor: Double)] = []
         for row in rows {
             guard var box = Box.enclosing(row.map(\.box)) else { continue }
             // A mark read as a word far taller than the code (the corner of a table's cell, read
@@ -49,19 +49,23 @@ extension FrameReader {
             let margin = max(4, box.height / 2)
             let band = Box(x: box.x - 2 * margin, y: box.y - margin, width: box.width + 4 * margin, height: box.height + 2 * margin)
             guard let area = page.part(band) else { continue }
-            let crop = page.cropped(to: area)
-            for factor in resizings {
-                let resized = crop.scaled(by: factor)
-                let whole = resized.whole
-                for line in text.read(resized, within: whole, as: .singleLine) where readsMore(codes(line), than: known) {
-                    var moved = line.movingBoxes { word in
-                        let left = max(box.x, area.x + Int(Double(word.x) / factor))
-                        let right = min(box.maxX, area.x + Int(Double(word.maxX) / factor))
-                        return Box(x: left, y: box.y, width: max(1, right - left), height: box.height)
-                    }
-                    moved.box = Box.enclosing(moved.words.map(\.box)) ?? box
-                    out.append(moved)
+            reads += resizings.map { (box, area, known, $0) }
+        }
+        let parts = reads.map { read in
+            let resized = page.cropped(to: read.area).scaled(by: read.factor)
+            return TextPart(resized, within: resized.whole, as: .singleLine)
+        }
+        var out: [TextLine] = []
+        for (read, lines) in zip(reads, text.read(parts)) {
+            let (box, area, factor) = (read.row, read.area, read.factor)
+            for line in lines where readsMore(codes(line), than: read.known) {
+                var moved = line.movingBoxes { word in
+                    let left = max(box.x, area.x + Int(Double(word.x) / factor))
+                    let right = min(box.maxX, area.x + Int(Double(word.maxX) / factor))
+                    return Box(x: left, y: box.y, width: max(1, right - left), height: box.height)
                 }
+                moved.box = Box.enclosing(moved.words.map(\.box)) ?? box
+                out.append(moved)
             }
         }
         return out

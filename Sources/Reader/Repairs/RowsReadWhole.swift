@@ -23,34 +23,38 @@ extension FrameReader {
             }
             if let r = rows.lastIndex(where: { $0.contains(where: sharesRow) }) { rows[r].append(line) } else { rows.append([line]) }
         }
+        let bands = rows.map { rereadBand($0, in: frame, typical: typical) }
+        let parts = bands.compactMap { $0.map { TextPart(frame, within: $0, as: .singleLine) } }
+        var again = reader.read(parts).makeIterator()
         var out: [TextLine] = []
-        for row in rows {
-            guard let box = Box.enclosing(row.map(\.box)) else { continue }
-            guard box.height <= typical * 2 else {
+        for (row, band) in zip(rows, bands) {
+            guard band != nil, let again = again.next() else {
                 out += row
                 continue
             }
-            // A word read with doubt, or one less than half as tall as print (a piece of a
-            // character), says the row was not read whole. So does print left unread at either
-            // end of the row, read in part with confidence (`RowRereadTests.cutWord`).
-            let printed = Self.printExtent(box, in: frame, typical: typical)
-            let doubtful =
-                printedWords(row).contains { $0.confidence < Self.rereadBelow || $0.box.height * 2 < typical }
-                || printed.x < box.x || printed.maxX > box.maxX
-            guard doubtful else {
-                out += row
-                continue
-            }
-            let left = min(box.x - 2 * typical, printed.x - typical / 2)
-            let right = max(box.maxX + 2 * typical, printed.maxX + typical / 2)
-            let band = Box(x: left, y: box.y - typical / 3, width: right - left, height: box.height + typical * 2 / 3)
-            let again = reader.read(frame, within: band, as: .singleLine)
             // As much read, in fewer pieces, is read better too.
             let (more, same) = (characters(again), characters(row))
             let whole = more == same && again.flatMap(\.words).count < row.flatMap(\.words).count
             out += more > same || whole ? again : row
         }
         return out.sorted { ($0.box.y, $0.box.x) < ($1.box.y, $1.box.x) }
+    }
+
+    /// The band `row` is read again in, as one line, where it was read in doubt; nil where it was
+    /// read whole, or is more than two print lines high (not one row).
+    static func rereadBand(_ row: [TextLine], in frame: Frame, typical: Int) -> Box? {
+        guard let box = Box.enclosing(row.map(\.box)), box.height <= typical * 2 else { return nil }
+        // A word read with doubt, or one less than half as tall as print (a piece of a
+        // character), says the row was not read whole. So does print left unread at either
+        // end of the row, read in part with confidence (`RowRereadTests.cutWord`).
+        let printed = Self.printExtent(box, in: frame, typical: typical)
+        let doubtful =
+            printedWords(row).contains { $0.confidence < Self.rereadBelow || $0.box.height * 2 < typical }
+            || printed.x < box.x || printed.maxX > box.maxX
+        guard doubtful else { return nil }
+        let left = min(box.x - 2 * typical, printed.x - typical / 2)
+        let right = max(box.maxX + 2 * typical, printed.maxX + typical / 2)
+        return Box(x: left, y: box.y - typical / 3, width: right - left, height: box.height + typical * 2 / 3)
     }
 
     /// How far the print of `row` reaches: its box, widened at either end over print tesseract left

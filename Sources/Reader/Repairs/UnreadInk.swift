@@ -65,7 +65,7 @@ extension FrameReader {
             dark[y * width + x] && !read[y * width + x] && darkInColumn[x] * 5 < height * 3 && darkInRow[y] * 5 < width * 3
         }
         let inked = (0..<height).map { y in (0..<width).count { unread($0, y) } >= inkInARow }
-        var out: [TextLine] = []
+        var bands: [Box] = []
         var y = 0
         while y < height {
             guard inked[y] else {
@@ -90,10 +90,11 @@ extension FrameReader {
                 let band = Box(
                     x: area.x + piece.left - rowHeight, y: area.y + top - rowHeight / 2,
                     width: piece.right - piece.left + 2 * rowHeight, height: 2 * rowHeight)
-                out += text.read(page, within: band, as: .singleLine).filter { $0.words.contains(where: isWorthKeeping) }
+                bands.append(band)
             }
         }
-        return out
+        let rows = text.read(bands.map { TextPart(page, within: $0, as: .singleLine) })
+        return rows.flatMap { $0.filter { $0.words.contains(where: isWorthKeeping) } }
     }
 
     /// Fewer pixels of ink than this on a pixel row say nothing (a speck, the end of a stroke).
