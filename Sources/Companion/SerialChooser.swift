@@ -187,12 +187,11 @@ public struct SerialChooser: Sendable, Hashable {
     /// listed, after the whole. Print only: a barcode is exact, and values that disagree are the
     /// extractor's to order.
     static func putWholeBeforeFragments(_ candidates: inout [SerialCandidate], firstOnFrames: [String: Int]) {
-        func plain(_ candidate: SerialCandidate) -> Bool { candidate.evidence == .text && candidate.disagreesWith.isEmpty }
-        func readWhole(_ candidate: SerialCandidate) -> Bool { plain(candidate) && firstOnFrames[candidate.value, default: 0] > 0 }
+        func readWhole(_ candidate: SerialCandidate) -> Bool { isPlainPrint(candidate) && firstOnFrames[candidate.value, default: 0] > 0 }
         var i = 0
         while i < candidates.count {
             let piece = candidates[i]
-            if plain(piece),
+            if isPlainPrint(piece),
                 let whole = candidates[(i + 1)...].firstIndex(where: { readWhole($0) && Self.isPiece(piece.value, of: $0.value) })
             {
                 candidates.insert(candidates.remove(at: whole), at: i)
@@ -200,6 +199,42 @@ public struct SerialChooser: Sendable, Hashable {
             i += 1
         }
     }
+
+    /// Each printed value a frame read alone put first, which the window lost while it listed a
+    /// piece of it (`isPiece`), is listed above the first such piece, as its first frame listed
+    /// it: the window's lines were joined with a frame that showed part of the line. Values put
+    /// first on more frames go first; a value that disagrees with another is not listed so.
+    static func listLostWholes(_ candidates: inout [SerialCandidate], _ collected: Settling) {
+        for whole in framesFirstValues(collected) where isPlainPrint(whole) {
+            guard !candidates.contains(where: { $0.value == whole.value }) else { continue }
+            if let piece = candidates.firstIndex(where: { isPlainPrint($0) && isPiece($0.value, of: whole.value) }) {
+                candidates.insert(whole, at: piece)
+            }
+        }
+    }
+
+    /// The first candidate of each frame read alone, as the first frame to put it first listed
+    /// it, in the order `framesFirstOrder` gives.
+    static func framesFirstValues(_ collected: Settling) -> [SerialCandidate] {
+        framesFirstOrder(collected.firstOnFrames).compactMap { collected.firstCandidates[$0] }
+    }
+
+    /// Values put first on frames (`counts`: on how many), the value put first on most frames
+    /// first; of two put first as often, the one OCR reads the other for (5 read as S: S05 before
+    /// S0S), else in the order of their characters.
+    static func framesFirstOrder(_ counts: [String: Int]) -> [String] {
+        func likelier(_ a: String, _ b: String) -> Bool {
+            a.count == b.count && a != b && zip(a, b).allSatisfy { $0 == $1 || SerialExtractor.oftenReadAs($0, $1) }
+        }
+        return counts.sorted { x, y in
+            guard x.value == y.value else { return x.value > y.value }
+            if likelier(x.key, y.key) != likelier(y.key, x.key) { return likelier(x.key, y.key) }
+            return x.key < y.key
+        }.map(\.key)
+    }
+
+    /// Whether `candidate` was read in print alone and disagrees with nothing.
+    static func isPlainPrint(_ candidate: SerialCandidate) -> Bool { candidate.evidence == .text && candidate.disagreesWith.isEmpty }
 
     /// Whether `piece` is a piece of `whole`: `whole` two characters longer or more, holding
     /// `piece` as a run of its characters up to look-alikes and one character more; four
@@ -229,7 +264,11 @@ public struct SerialChooser: Sendable, Hashable {
         // second looks at them.
         var candidates = SerialExtractor.candidates(collected.readings)
         Self.putFramesFirstValueFirst(&candidates, collected)
+        Self.listLostWholes(&candidates, collected)
         Self.putWholeBeforeFragments(&candidates, firstOnFrames: collected.firstOnFrames)
+        // Lines of frames the hand moved, joined, can pair every value with another field's
+        // keyword: where the window offers nothing, what its frames offered read alone is offered.
+        if candidates.isEmpty { candidates = Self.framesFirstValues(collected) }
         if candidates.isEmpty {
             phase = .typingByHand
             return [.stopCamera, .openTypingByHand]

@@ -363,4 +363,40 @@ struct FirstOnFramesTests {
         SerialChooser.putWholeBeforeFragments(&code, firstOnFrames: ["XABC12345YZ": 4])
         #expect(code.map(\.value) == ["ABC12345", "XABC12345YZ"])
     }
+
+    @Test(
+        "a value frames put first, lost by the window while it listed a piece of it, goes above the piece; lost with no piece listed, it does not"
+    )
+    func lostWholeAbovePieces() {
+        var settling = Settling(startedAt: .zero, voting: true)
+        for value in ["S/N: HWD7901588", "S/N: HWD7901588", "S/N: QX12345678", "S/N: QX12345678"] {
+            settling.add([printed(value, line: 1)])
+        }
+        #expect(settling.firstOnFrames == ["HWD7901588": 2, "QX12345678": 2])
+        var rows = [text("ABCDEF12"), text("D790158"), text("D79015B")]
+        SerialChooser.listLostWholes(&rows, settling)
+        #expect(rows.map(\.value) == ["ABCDEF12", "HWD7901588", "D790158", "D79015B"])
+        #expect(rows[1] == settling.firstCandidates["HWD7901588"])
+        // Listed already, it stays where it is; a barcode is no piece of print.
+        var listed = [text("D790158"), text("HWD7901588")]
+        SerialChooser.listLostWholes(&listed, settling)
+        #expect(listed.map(\.value) == ["D790158", "HWD7901588"])
+        var code = [SerialCandidate(value: "D790158", provenance: [], evidence: .barcode, disagreesWith: [])]
+        SerialChooser.listLostWholes(&code, settling)
+        #expect(code.map(\.value) == ["D790158"])
+    }
+
+    @Test("the frames' first values, most frames first; of two look-alikes put first as often, the one OCR reads the other for")
+    func framesFirstValuesOrdered() {
+        let counts = ["S0SVTY0A863588J": 2, "S05VTY0A863588J": 2, "S05VTY0A863588": 1, "QX12345678": 3]
+        #expect(SerialChooser.framesFirstOrder(counts) == ["QX12345678", "S05VTY0A863588J", "S0SVTY0A863588J", "S05VTY0A863588"])
+        #expect(SerialChooser.framesFirstOrder(["A8C7": 1, "ASC7": 1]) == ["ASC7", "A8C7"], "an S is read as 8, not 8 as S")
+        #expect(SerialChooser.framesFirstOrder(["XI12": 2, "XJ12": 2]) == ["XJ12", "XI12"])
+        #expect(
+            SerialChooser.framesFirstOrder(["ABC": 1, "ABD": 1]) == ["ABC", "ABD"], "no look-alikes: in the order of their characters")
+        var settling = Settling(startedAt: .zero, voting: true)
+        for value in ["S/N: QX12345678", "S/N: HWD79015", "S/N: HWD79015"] { settling.add([printed(value, line: 1)]) }
+        #expect(SerialChooser.framesFirstValues(settling).map(\.value) == ["HWD79015", "QX12345678"])
+        #expect(SerialChooser.framesFirstValues(Settling(startedAt: .zero, voting: true)).isEmpty)
+    }
 }
