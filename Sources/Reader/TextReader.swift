@@ -10,10 +10,9 @@ import Model
 ///
 /// Initialising an engine costs about 50 ms, so one engine is kept per reader and reused across
 /// frames. Not for sharing between threads: give each thread its own reader (a reader with
-/// `workers` over one reads the parts of a page side by side on engines of its own,
-/// `read(_: [TextPart])`). Tesseract is built
-/// with OpenMP here and runs about 5x slower unless `OMP_THREAD_LIMIT=1` was in the environment
-/// when the process started (see `ThreadLimit`).
+/// `workers` over one reads the parts of a page side by side on engines of its own, `read(_:
+/// [TextPart])`). Tesseract is built with OpenMP here and runs about 5x slower unless
+/// `OMP_THREAD_LIMIT=1` was in the environment when the process started (see `ThreadLimit`).
 public final class TextReader {
     /// How tesseract looks for text on the page.
     public enum Layout: Int32, Sendable {
