@@ -12,8 +12,8 @@ public enum BatchRead {
     }
 
     /// Reads `files` on `jobs` threads, each with its own engines (the repairs in `turnedOff`
-    /// turned off; the rows of a page read again on `textWorkers` engines), and hands each outcome to `deliver` in the order of `files`, as soon as it and
-    /// all before it are done.
+    /// turned off; the rows of a page read again on `textWorkers` engines), and hands each
+    /// outcome to `deliver` in the order of `files`, as soon as it and all before it are done.
     public static func readAll(
         _ files: [String], passes: FrameReader.Passes, jobs: Int, textWorkers: Int = 1, turnedOff: Set<ReaderPass> = [],
         deliver: (String, Result<Read, ImageError>) -> Void

@@ -26,8 +26,9 @@ enum BenchLiveCommand: Command {
         one, the time from the label first in view to the chooser coming up, the frames
         delivered, read for text and read for barcodes only, and the CPU each frame cost (the
         thread's CPU time from one frame to the next: decoding, reading, the chooser; and what
-        other engines spent reading its rows, with --text-workers), median and p90, and the
-        wall time of a frame read for text. Then a proven tag's first frame to its card, against the barcode pass alone.
+        other engines spent reading its rows, with --text-workers), median and p90, and the wall
+        time of a frame read for text. Then a proven tag's first frame to its card, against the
+        barcode pass alone.
 
         The text budget (see the README) is the chooser's default unless given; --every-frame
         reads every frame whole, as before the budget.
