@@ -177,15 +177,15 @@ public struct SerialChooser: Sendable, Hashable {
         }
     }
 
-    /// Each printed value a frame read whole goes above the pieces of it the window read as
-    /// values of their own: a value is a piece of another when the other is two characters longer
-    /// or more and holds it, up to OCR's look-alikes and one character more (a frame that showed
-    /// part of the line, under a thumb, glare or the edge of the view, reads a piece, misread the
-    /// more for being at the edge of what was seen). Read whole is the first candidate of a frame
-    /// read alone (`firstOnFrames`): a longer value the extractor never put first on any frame
-    /// (a piece with junk read on, out of the maker's format) does not go above. Pieces stay
-    /// listed, after the whole. Print only: a barcode is exact, and values that disagree are the
-    /// extractor's to order.
+    /// Each printed value a frame read whole takes the place of the first piece of it the window
+    /// read as a value of its own, and its pieces are no rows of their own: a value is a piece of
+    /// another when the other is two characters longer or more and holds it, up to OCR's
+    /// look-alikes and one character more (a frame that showed part of the line, under a thumb,
+    /// glare or the edge of the view, reads a piece, misread the more for being at the edge of
+    /// what was seen). Read whole is the first candidate of a frame read alone (`firstOnFrames`):
+    /// a longer value the extractor never put first on any frame (a piece with junk read on, out
+    /// of the maker's format) neither goes above nor takes a piece off the list. Print only: a
+    /// barcode is exact, and values that disagree are the extractor's to order.
     static func putWholeBeforeFragments(_ candidates: inout [SerialCandidate], firstOnFrames: [String: Int]) {
         func readWhole(_ candidate: SerialCandidate) -> Bool { isPlainPrint(candidate) && firstOnFrames[candidate.value, default: 0] > 0 }
         var i = 0
@@ -198,6 +198,8 @@ public struct SerialChooser: Sendable, Hashable {
             }
             i += 1
         }
+        let wholes = candidates.filter(readWhole)
+        candidates.removeAll { piece in isPlainPrint(piece) && wholes.contains { Self.isPiece(piece.value, of: $0.value) } }
     }
 
     /// Each printed value a frame read alone put first, which the window lost while it listed a

@@ -349,11 +349,11 @@ struct FirstOnFramesTests {
         #expect(apart.map(\.value) == ["HWD790155"])
     }
 
-    @Test("a value a frame read whole goes above its pieces, which stay listed; one no frame put first does not")
+    @Test("a value a frame read whole takes its first piece's place, and its pieces are no rows; one no frame put first does neither")
     func wholeBeforePieces() {
-        var rows = [text("W0W7HVGSF9"), text("WOW7HVGSF9"), text("G8W0W7MVG5F9")]
+        var rows = [text("ABCD1234"), text("W0W7HVGSF9"), text("WOW7HVGSF9"), text("G8W0W7MVG5F9")]
         SerialChooser.putWholeBeforeFragments(&rows, firstOnFrames: ["W0W7HVGSF9": 3, "G8W0W7MVG5F9": 1])
-        #expect(rows.map(\.value) == ["G8W0W7MVG5F9", "W0W7HVGSF9", "WOW7HVGSF9"])
+        #expect(rows.map(\.value) == ["ABCD1234", "G8W0W7MVG5F9"])
         // A value in the maker's format first, a longer one with junk read on after it, never first on a frame.
         var tag = [text("L1P0MW3"), text("L1P0MWS3S")]
         SerialChooser.putWholeBeforeFragments(&tag, firstOnFrames: ["L1P0MW3": 2])
