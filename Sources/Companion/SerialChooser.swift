@@ -167,8 +167,11 @@ public struct SerialChooser: Sendable, Hashable {
     /// over one it is with a character read twice taken out: which of those leads is the
     /// extractor's to say.
     static func putFramesFirstValueFirst(_ candidates: inout [SerialCandidate], _ collected: Settling) {
-        let ranked = collected.firstOnFrames.sorted { ($0.value, $1.key) > ($1.value, $0.key) }
-        guard let (best, count) = ranked.first, count >= 2, ranked.dropFirst().first.map({ $0.value < count }) ?? true else { return }
+        let counts = collected.firstOnFrames
+        let ranked = framesFirstOrder(counts)
+        guard let best = ranked.first, let count = counts[best], count >= 2,
+            ranked.dropFirst().first.map({ counts[$0, default: 0] < count }) ?? true
+        else { return }
         if let top = candidates.first, Self.oneCharacterApart(best, top.value) { return }
         if let at = candidates.firstIndex(where: { $0.value == best }) {
             candidates.insert(candidates.remove(at: at), at: 0)
