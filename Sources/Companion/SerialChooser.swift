@@ -163,9 +163,10 @@ public struct SerialChooser: Sendable, Hashable {
     /// than any other, goes first: the window's joined lines (boxes the hand moved between frames)
     /// can rank another first, or lose it (a frame that showed part of the label read last), and
     /// then it is listed as its first frame listed it, where it agrees with every value read.
-    /// Over a value it disagrees with too (both stay listed, each saying so: SERIAL-3), but not
-    /// over one it is with a character read twice taken out: which of those leads is the
-    /// extractor's to say.
+    /// Over a value it disagrees with too (both stay listed, each saying so: SERIAL-3) where more
+    /// frames that read both led with it (`Settling.ledDisagreement`: a frame that read the code
+    /// and not the line has no say in which leads), but not over one it is with a character read
+    /// twice taken out: which of those leads is the extractor's to say.
     static func putFramesFirstValueFirst(_ candidates: inout [SerialCandidate], _ collected: Settling) {
         let counts = collected.firstOnFrames
         let ranked = framesFirstOrder(counts)
@@ -173,6 +174,11 @@ public struct SerialChooser: Sendable, Hashable {
             ranked.dropFirst().first.map({ counts[$0, default: 0] < count }) ?? true
         else { return }
         if let top = candidates.first, Self.oneCharacterApart(best, top.value) { return }
+        if let top = candidates.first, top.disagreesWith.contains(best),
+            collected.ledDisagreement[best, default: 0] <= collected.ledDisagreement[top.value, default: 0]
+        {
+            return
+        }
         if let at = candidates.firstIndex(where: { $0.value == best }) {
             candidates.insert(candidates.remove(at: at), at: 0)
         } else if let lost = collected.firstCandidates[best], lost.disagreesWith.isEmpty {

@@ -123,6 +123,10 @@ public struct Settling: Sendable, Hashable {
     public private(set) var firstOnFrames: [String: Int] = [:]
     /// Each of those values as the first frame to put it first listed it.
     public private(set) var firstCandidates: [String: SerialCandidate] = [:]
+    /// For each value, on how many frames read for text it was the first candidate of that frame
+    /// read alone while disagreeing with another value that frame read: which of two values that
+    /// disagree leads where a frame saw both (a frame that read only one of them has no say).
+    public private(set) var ledDisagreement: [String: Int] = [:]
 
     private struct Seen: Sendable, Hashable {
         var reading: Reading
@@ -145,6 +149,7 @@ public struct Settling: Sendable, Hashable {
         {
             firstOnFrames[first.value, default: 0] += 1
             if firstCandidates[first.value] == nil { firstCandidates[first.value] = first }
+            if !first.disagreesWith.isEmpty { ledDisagreement[first.value, default: 0] += 1 }
         }
         for reading in readings where voting {
             guard !reading.source.isBarcode else {

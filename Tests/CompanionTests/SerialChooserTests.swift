@@ -319,7 +319,7 @@ struct FirstOnFramesTests {
     }
 
     @Test(
-        "the value most frames put first leads, over a disagreeing one too; lost by the window, it is listed as its first frame listed it"
+        "the value most frames put first leads; lost by the window, it is listed as its first frame listed it; not on a tie, nor one apart"
     )
     func framesFirstValueLost() {
         var settling = Settling(startedAt: .zero, voting: true)
@@ -336,17 +336,46 @@ struct FirstOnFramesTests {
         var tied = [text("D79015")]
         SerialChooser.putFramesFirstValueFirst(&tied, tie)
         #expect(tie.firstOnFrames["QX12345678"] == 2 && tied.map(\.value) == ["D79015"])
-        // Over a value it disagrees with: both stay listed, each saying so.
+        // Not over a value it disagrees with where no frame read both (`disagreementLedByFramesThatReadBoth`).
         var disagreeing = [
             SerialCandidate(value: "HWD79016", provenance: [], evidence: .agree, disagreesWith: ["HWD79015"]),
             SerialCandidate(value: "HWD79015", provenance: [], evidence: .text, disagreesWith: ["HWD79016"]),
         ]
         SerialChooser.putFramesFirstValueFirst(&disagreeing, settling)
-        #expect(disagreeing.map(\.value) == ["HWD79015", "HWD79016"] && disagreeing.allSatisfy { $0.disagreesWith.count == 1 })
+        #expect(disagreeing.map(\.value) == ["HWD79016", "HWD79015"])
         // The window's first value is the frames' with one character more: the extractor's to say.
         var apart = [text("HWD790155")]
         SerialChooser.putFramesFirstValueFirst(&apart, settling)
         #expect(apart.map(\.value) == ["HWD790155"])
+    }
+
+    func code(_ value: String) -> Reading {
+        Reading(value: value, source: .barcode(symbology: "CODE-128"), box: Box(x: 10, y: 60, width: 300, height: 40))
+    }
+
+    @Test("of two values that disagree, the frames that read both say which leads; a frame that read one alone has no say")
+    func disagreementLedByFramesThatReadBoth() {
+        var settling = Settling(startedAt: .zero, voting: true)
+        // Two frames read the code and other print, not the serial's line: the code first, alone.
+        for _ in 0..<2 { settling.add([code("4G8NC72"), printed("DELL OptiPlex 7090", line: 2)]) }
+        // One frame read the serial's caption and line too: the print first, disagreeing.
+        settling.add([code("4G8NC72"), printed("SN# 8G8NC72", line: 1)])
+        #expect(settling.firstOnFrames == ["4G8NC72": 2, "8G8NC72": 1] && settling.ledDisagreement == ["8G8NC72": 1])
+        func rows() -> [SerialCandidate] {
+            [
+                SerialCandidate(value: "8G8NC72", provenance: [], evidence: .text, disagreesWith: ["4G8NC72"]),
+                SerialCandidate(value: "4G8NC72", provenance: [], evidence: .barcode, disagreesWith: ["8G8NC72"]),
+            ]
+        }
+        var kept = rows()
+        SerialChooser.putFramesFirstValueFirst(&kept, settling)
+        #expect(kept.map(\.value) == ["8G8NC72", "4G8NC72"])
+        // Two frames that read the line without its caption put the code first over it: it leads.
+        for _ in 0..<2 { settling.add([code("4G8NC72"), printed("8G8NC72", line: 1)]) }
+        #expect(settling.ledDisagreement == ["8G8NC72": 1, "4G8NC72": 2])
+        var moved = rows()
+        SerialChooser.putFramesFirstValueFirst(&moved, settling)
+        #expect(moved.map(\.value) == ["4G8NC72", "8G8NC72"] && moved.allSatisfy { $0.disagreesWith.count == 1 })
     }
 
     @Test("a value a frame read whole takes its first piece's place, and its pieces are no rows; one no frame put first does neither")
