@@ -166,14 +166,20 @@ public struct SerialChooser: Sendable, Hashable {
     /// Over a value it disagrees with too (both stay listed, each saying so: SERIAL-3) where more
     /// frames that read both led with it (`Settling.ledDisagreement`: a frame that read the code
     /// and not the line has no say in which leads), but not over one it is with a character read
-    /// twice taken out: which of those leads is the extractor's to say.
+    /// twice taken out (`tookOutReadTwice`), nor over one with a character more: which of those
+    /// leads is the extractor's to say. Over itself with a character lost otherwise (a frame that
+    /// saw part of the line, a data identifier's S taken off a code), it goes.
     static func putFramesFirstValueFirst(_ candidates: inout [SerialCandidate], _ collected: Settling) {
         let counts = collected.firstOnFrames
         let ranked = framesFirstOrder(counts)
         guard let best = ranked.first, let count = counts[best], count >= 2,
             ranked.dropFirst().first.map({ counts[$0, default: 0] < count }) ?? true
         else { return }
-        if let top = candidates.first, Self.oneCharacterApart(best, top.value) { return }
+        if let top = candidates.first, Self.oneCharacterApart(best, top.value),
+            best.count < top.value.count || Self.tookOutReadTwice(best, giving: top.value, collected)
+        {
+            return
+        }
         if let top = candidates.first, top.disagreesWith.contains(best),
             collected.ledDisagreement[best, default: 0] <= collected.ledDisagreement[top.value, default: 0]
         {
@@ -255,6 +261,14 @@ public struct SerialChooser: Sendable, Hashable {
         guard short.count >= 4, long.count >= short.count + 2 else { return false }
         return (0...(long.count - short.count)).contains { start in
             zip(short, long[start...]).count { $0 != $1 } <= 1
+        }
+    }
+
+    /// Whether the window made `shorter` of `value` by taking out a character OCR read twice from
+    /// the same ink (`Reading.readOnce`), rather than losing a character a frame did not see.
+    static func tookOutReadTwice(_ value: String, giving shorter: String, _ collected: Settling) -> Bool {
+        collected.readings.contains { reading in
+            reading.readOnce.contains { word, once in word.replacing(value, with: shorter) == once }
         }
     }
 

@@ -349,6 +349,24 @@ struct FirstOnFramesTests {
         #expect(apart.map(\.value) == ["HWD790155"])
     }
 
+    @Test("the frames' value goes over itself with a character lost, not over itself with a character read twice taken out")
+    func characterLostOrReadTwice() {
+        var settling = Settling(startedAt: .zero, voting: true)
+        for _ in 0..<2 { settling.add([printed("Serial # HYH03955", line: 1)]) }
+        settling.add([printed("Serial # YH03955", line: 1)])
+        var lost = [text("YH03955"), text("HYH03955")]
+        SerialChooser.putFramesFirstValueFirst(&lost, settling)
+        #expect(lost.map(\.value) == ["HYH03955", "YH03955"])
+        #expect(!SerialChooser.tookOutReadTwice("HYH03955", giving: "YH03955", settling))
+        // A word whose 0 lies inside its neighbours' ink: read once, it is PF5QHU9N.
+        let box = Box(x: 10, y: 230, width: 200, height: 24)
+        let words = [Word(text: "S/N:", box: box, confidence: 90), Word(text: "PF5QHU9ON", box: box, confidence: 90, readOnce: "PF5QHU9N")]
+        var twice = Settling(startedAt: .zero, voting: true)
+        twice.add([Reading(value: "S/N: PF5QHU9ON", source: .text(line: 1), box: box, words: words)])
+        #expect(SerialChooser.tookOutReadTwice("PF5QHU9ON", giving: "PF5QHU9N", twice))
+        #expect(!SerialChooser.tookOutReadTwice("PF5QHU9ON", giving: "F5QHU9ON", twice))
+    }
+
     func code(_ value: String) -> Reading {
         Reading(value: value, source: .barcode(symbology: "CODE-128"), box: Box(x: 10, y: 60, width: 300, height: 40))
     }
