@@ -265,10 +265,13 @@ public struct SerialChooser: Sendable, Hashable {
     }
 
     /// Whether the window made `shorter` of `value` by taking out a character OCR read twice from
-    /// the same ink (`Reading.readOnce`), rather than losing a character a frame did not see.
+    /// the same ink (`Reading.readOnce`; look-alikes folded), rather than losing a character a
+    /// frame did not see.
     static func tookOutReadTwice(_ value: String, giving shorter: String, _ collected: Settling) -> Bool {
         collected.readings.contains { reading in
-            reading.readOnce.contains { word, once in word.replacing(value, with: shorter) == once }
+            reading.readOnce.contains { word, once in
+                OCRConfusion.fold(word).replacing(OCRConfusion.fold(value), with: OCRConfusion.fold(shorter)) == OCRConfusion.fold(once)
+            }
         }
     }
 

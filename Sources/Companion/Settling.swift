@@ -60,6 +60,14 @@ public struct PrintedTrack: Sendable, Hashable {
         other.length != length && other.frames >= 2 && other.frames >= 2 * frames && lies(over: other.box) && readsLike(other)
     }
 
+    /// Whether `other`, read on at least twice as many frames (and on two at least), holds this
+    /// line as a piece (`SerialChooser.isPiece`), wherever on the frame either lies: a frame that
+    /// showed part of the label (entering the view, under a thumb) read part of the line, where
+    /// the hand held it then.
+    func isPiece(of other: PrintedTrack) -> Bool {
+        other.frames >= 2 && other.frames >= 2 * frames && SerialChooser.isPiece(value, of: other.value)
+    }
+
     /// Whether `other` reads as the same text: apart, up to look-alikes, by no more than their
     /// lengths differ and two characters (two lines close on the label, read in boxes that
     /// overlap, are not the same line).
@@ -183,15 +191,16 @@ public struct Settling: Sendable, Hashable {
     /// What the window read, for the serial extractor: the latest frame as it was read, each
     /// printed line's vote replaced by the window's answer for that line, its second looks as
     /// they were; then what earlier frames read and the latest did not (barcodes exact, lines as
-    /// voted). A line read in a length the window outvoted (`isOutvoted`) is left out, with its
-    /// second looks. One still picture read twice is what it read.
+    /// voted). A line read in a length the window outvoted (`isOutvoted`), or a piece of a line
+    /// read whole on more frames (`isPiece`), is left out, with its second looks. One still
+    /// picture read twice is what it read.
     public var readings: [SerialReading] {
         func voted(_ track: PrintedTrack) -> SerialReading {
             SerialReading(
                 value: track.value, symbology: nil, at: track.place, box: track.box, slope: track.slope, roughSlope: track.roughSlope,
                 readOnce: track.readOnce)
         }
-        let outvoted = Set(printed.indices.filter { k in printed.contains { printed[k].isOutvoted(by: $0) } })
+        let outvoted = Set(printed.indices.filter { k in printed.contains { printed[k].isOutvoted(by: $0) || printed[k].isPiece(of: $0) } })
         var out = latest.filter { !outvoted.contains($0.track ?? -1) }.map { item in
             item.vote ? voted(printed[item.track!]) : SerialReading(item.reading)
         }

@@ -78,6 +78,21 @@ struct SerialChooserTests {
         #expect(lost.readings.map(\.value) == ["SAMSUNG 870 EVO"])
     }
 
+    @Test("a piece of a line read whole on twice as many frames is left out, wherever the frame that read it showed the label")
+    func pieceOfLineReadWhole() {
+        // The label entering the view: part of the serial's line, far from where the hand then held it.
+        let piece = Reading(value: "AS21251", source: .text(line: 4), box: Box(x: 1212, y: 289, width: 68, height: 14))
+        let whole = Reading(value: "AS2125109922", source: .text(line: 5), box: Box(x: 344, y: 295, width: 119, height: 18))
+        let code = barcode("AS2125119922", "CODE-128")
+        var settling = Settling(startedAt: .zero, voting: true)
+        for frame in [[piece], [code, whole], [code, whole]] { settling.add(frame) }
+        #expect(settling.printed.count == 2 && !settling.readings.map(\.value).contains("AS21251"))
+        // Read whole on one frame only, the piece stays.
+        var once = Settling(startedAt: .zero, voting: true)
+        for frame in [[piece], [code, whole]] { once.add(frame) }
+        #expect(once.readings.map(\.value).contains("AS21251"))
+    }
+
     @Test("characters read equally often: the one the others could be misreadings of")
     func tieSettledByLookAlikes() {
         // A Seagate label's serial line read in three frames: its 9 read as 9, S and Q once each.
@@ -364,6 +379,7 @@ struct FirstOnFramesTests {
         var twice = Settling(startedAt: .zero, voting: true)
         twice.add([Reading(value: "S/N: PF5QHU9ON", source: .text(line: 1), box: box, words: words)])
         #expect(SerialChooser.tookOutReadTwice("PF5QHU9ON", giving: "PF5QHU9N", twice))
+        #expect(SerialChooser.tookOutReadTwice("PF5QHU90N", giving: "PF5QHU9N", twice), "look-alikes folded")
         #expect(!SerialChooser.tookOutReadTwice("PF5QHU9ON", giving: "F5QHU9ON", twice))
     }
 
