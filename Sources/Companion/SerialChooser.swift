@@ -163,12 +163,14 @@ public struct SerialChooser: Sendable, Hashable {
     /// than any other, goes first: the window's joined lines (boxes the hand moved between frames)
     /// can rank another first, or lose it (a frame that showed part of the label read last), and
     /// then it is listed as its first frame listed it, where it agrees with every value read.
-    /// Over a value it disagrees with too (both stay listed, each saying so: SERIAL-3) where more
-    /// frames that read both led with it (`Settling.ledDisagreement`: a frame that read the code
-    /// and not the line has no say in which leads), but not over one it is with a character read
-    /// twice taken out (`tookOutReadTwice`), nor over one with a character more: which of those
-    /// leads is the extractor's to say. Over itself with a character lost otherwise (a frame that
-    /// saw part of the line, a data identifier's S taken off a code), it goes.
+    /// Over a value it disagrees with too (both stay listed, each saying so: SERIAL-3) where frames
+    /// that read both led with it and none with the other (`Settling.ledDisagreement`: a frame
+    /// that read the code and not the line has no say, and one that missed the line's caption
+    /// the window read saw less than one that led with the window's first). Not over one it is
+    /// with a character read twice taken out (`tookOutReadTwice`), nor over one with a character
+    /// more: which of those leads is the extractor's to say. Over itself with a character lost
+    /// otherwise (a frame that saw part of the line, a data identifier's S taken off a code), it
+    /// goes.
     static func putFramesFirstValueFirst(_ candidates: inout [SerialCandidate], _ collected: Settling) {
         let counts = collected.firstOnFrames
         let ranked = framesFirstOrder(counts)
@@ -181,7 +183,7 @@ public struct SerialChooser: Sendable, Hashable {
             return
         }
         if let top = candidates.first, top.disagreesWith.contains(best),
-            collected.ledDisagreement[best, default: 0] <= collected.ledDisagreement[top.value, default: 0]
+            collected.ledDisagreement[best, default: 0] == 0 || collected.ledDisagreement[top.value, default: 0] > 0
         {
             return
         }
