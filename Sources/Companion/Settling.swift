@@ -61,14 +61,11 @@ public struct PrintedTrack: Sendable, Hashable {
     }
 
     /// Whether `other`, read on at least twice as many frames (and on two at least), holds this
-    /// line as a piece (`SerialChooser.isPiece`), or is it with one more character at an end,
-    /// wherever on the frame either lies: a frame that showed part of the label (entering the
-    /// view, under a thumb) read part of the line, where the hand held it then.
+    /// line as a piece (`SerialChooser.isPiece`), wherever on the frame either lies: a frame that
+    /// showed part of the label (entering the view, under a thumb) read part of the line, where
+    /// the hand held it then.
     func isPiece(of other: PrintedTrack) -> Bool {
-        guard other.frames >= 2, other.frames >= 2 * frames else { return false }
-        let (mine, whole) = (OCRConfusion.fold(value), OCRConfusion.fold(other.value))
-        let endLost = whole.count == mine.count + 1 && mine.count >= 4 && (whole.hasPrefix(mine) || whole.hasSuffix(mine))
-        return endLost || SerialChooser.isPiece(value, of: other.value)
+        other.frames >= 2 && other.frames >= 2 * frames && SerialChooser.isPiece(value, of: other.value)
     }
 
     /// Whether `other` reads as the same text: apart, up to look-alikes, by no more than their

@@ -87,13 +87,6 @@ struct SerialChooserTests {
         var settling = Settling(startedAt: .zero, voting: true)
         for frame in [[piece], [code, whole], [code, whole]] { settling.add(frame) }
         #expect(settling.printed.count == 2 && !settling.readings.map(\.value).contains("AS21251"))
-        // A character lost at the line's end is a piece too; one lost inside is the vote's.
-        let lostEnd = Reading(value: "MW5SH0B704653N", source: .text(line: 4), box: piece.box)
-        let wholeS = Reading(value: "SMW5SH0B704653N", source: .text(line: 5), box: whole.box)
-        let lostInside = Reading(value: "SMW5S0B704653N", source: .text(line: 4), box: Box(x: 40, y: 500, width: 119, height: 18))
-        var ends = Settling(startedAt: .zero, voting: true)
-        for frame in [[lostEnd], [lostInside], [wholeS], [wholeS], [wholeS], [wholeS]] { ends.add(frame) }
-        #expect(ends.readings.map(\.value) == ["SMW5SH0B704653N", "SMW5S0B704653N"])
         // Read whole on one frame only, the piece stays.
         var once = Settling(startedAt: .zero, voting: true)
         for frame in [[piece], [code, whole]] { once.add(frame) }
