@@ -383,19 +383,15 @@ struct FirstOnFramesTests {
         #expect(!SerialChooser.tookOutReadTwice("PF5QHU9ON", giving: "F5QHU9ON", twice))
     }
 
-    func code(_ value: String) -> Reading {
-        Reading(value: value, source: .barcode(symbology: "CODE-128"), box: Box(x: 10, y: 60, width: 300, height: 40))
-    }
-
     @Test(
         "of two values that disagree, the window's order stands where a frame that read both led with its first; a frame that read one alone has no say"
     )
     func disagreementLedByFramesThatReadBoth() {
         var settling = Settling(startedAt: .zero, voting: true)
         // Two frames read the code and other print, not the serial's line: the code first, alone.
-        for _ in 0..<2 { settling.add([code("4G8NC72"), printed("DELL OptiPlex 7090", line: 2)]) }
+        for _ in 0..<2 { settling.add([barcode("4G8NC72", "CODE-128"), printed("DELL OptiPlex 7090", line: 2)]) }
         // One frame read the serial's caption and line too: the print first, disagreeing.
-        settling.add([code("4G8NC72"), printed("SN# 8G8NC72", line: 1)])
+        settling.add([barcode("4G8NC72", "CODE-128"), printed("SN# 8G8NC72", line: 1)])
         #expect(settling.firstOnFrames == ["4G8NC72": 2, "8G8NC72": 1] && settling.ledDisagreement == ["8G8NC72": 1])
         func rows(_ values: [String]) -> [SerialCandidate] {
             values.map { value in
@@ -409,14 +405,14 @@ struct FirstOnFramesTests {
         #expect(kept.map(\.value) == ["8G8NC72", "4G8NC72"])
         // Two frames that read the line without its caption put the code first over it: the
         // window's order still stands, a frame read alone having led with the print.
-        for _ in 0..<2 { settling.add([code("4G8NC72"), printed("8G8NC72", line: 1)]) }
+        for _ in 0..<2 { settling.add([barcode("4G8NC72", "CODE-128"), printed("8G8NC72", line: 1)]) }
         #expect(settling.ledDisagreement == ["8G8NC72": 1, "4G8NC72": 2])
         var stands = rows(["8G8NC72", "4G8NC72"])
         SerialChooser.putFramesFirstValueFirst(&stands, settling)
         #expect(stands.map(\.value) == ["8G8NC72", "4G8NC72"])
         // Where no frame read alone led with the window's first, the frames' value leads.
         var codeFirst = Settling(startedAt: .zero, voting: true)
-        for _ in 0..<2 { codeFirst.add([code("4G8NC72"), printed("8G8NC72", line: 1)]) }
+        for _ in 0..<2 { codeFirst.add([barcode("4G8NC72", "CODE-128"), printed("8G8NC72", line: 1)]) }
         var moved = rows(["8G8NC72", "4G8NC72"])
         SerialChooser.putFramesFirstValueFirst(&moved, codeFirst)
         #expect(moved.map(\.value) == ["4G8NC72", "8G8NC72"] && moved.allSatisfy { $0.disagreesWith.count == 1 })
