@@ -53,11 +53,16 @@ public struct PrintedTrack: Sendable, Hashable {
         return vertical && overlap * 2 >= min(box.width, other.width)
     }
 
+    /// Whether `other` was read on at least twice as many frames as this line, and on two at least.
+    func isOutnumbered(by other: PrintedTrack) -> Bool {
+        other.frames >= 2 && other.frames >= 2 * frames
+    }
+
     /// Whether `other` is the same line read in another length on at least twice as many frames
     /// (and on two at least): this reading is the odd one out, a character lost or gained, or a
     /// piece of the line read on a frame that showed only part of it.
     func isOutvoted(by other: PrintedTrack) -> Bool {
-        other.length != length && other.frames >= 2 && other.frames >= 2 * frames && lies(over: other.box) && readsLike(other)
+        other.length != length && isOutnumbered(by: other) && lies(over: other.box) && readsLike(other)
     }
 
     /// Whether `other`, read on at least twice as many frames (and on two at least), holds this
@@ -65,7 +70,7 @@ public struct PrintedTrack: Sendable, Hashable {
     /// showed part of the label (entering the view, under a thumb) read part of the line, where
     /// the hand held it then.
     func isPiece(of other: PrintedTrack) -> Bool {
-        other.frames >= 2 && other.frames >= 2 * frames && SerialChooser.isPiece(value, of: other.value)
+        isOutnumbered(by: other) && SerialChooser.isPiece(value, of: other.value)
     }
 
     /// Whether `other` reads as the same text: apart, up to look-alikes, by no more than their
