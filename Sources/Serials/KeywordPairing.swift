@@ -78,6 +78,9 @@ final class KeywordPairing {
                 waiting[i] = (keyword, true)
             } else if Layout.awaiting(value) {
                 waiting[i] = (value, false)
+            } else if let keyword = Layout.keywordBeforeNoValue(value) {
+                waiting[i] = (keyword, false)
+                out[i].value = keyword
             }
         }
     }

@@ -72,8 +72,9 @@ enum Keywords {
         }
     }
 
-    /// Quotation marks OCR reads into a small keyword from a speck beside it ("‘S/N").
-    static let quotes: Set<Character> = ["'", "\"", "`", "‘", "’", "“", "”", "„", "«", "»"]
+    /// Quotation marks OCR reads into a small keyword from a speck beside it ("‘S/N"), and the
+    /// angle brackets a caption may be printed in ("<Serial No>").
+    static let quotes: Set<Character> = ["'", "\"", "`", "‘", "’", "“", "”", "„", "«", "»", "<", ">", "‹", "›"]
 
     /// The accented capitals of the languages labels are printed in, as their bare letters: a
     /// keyword is matched with and without its accents ("NUMÉRO DE SÉRIE").

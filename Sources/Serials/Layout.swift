@@ -281,6 +281,19 @@ enum Layout {
         awaiting(text) && Keywords.fields(in: text).allSatisfy { $0.kind != .none }
     }
 
+    /// The keywords of a line that is keywords alone, the last a serial's, and then marks with no
+    /// digit that no serial could be ("Serial No ii", "Serial No fete": the edge of the box a
+    /// caption is printed in, or bars beside it, read as letters): the line is that keyword
+    /// waiting for its value. Nil for any other line.
+    static func keywordBeforeNoValue(_ text: String) -> String? {
+        guard let last = Keywords.fields(in: text).last, last.kind == .serial, !last.value.isEmpty,
+            !last.value.contains(where: { $0.isNumber }), Tokens.serialToken(last.value) == nil,
+            let end = text.range(of: last.value, options: .backwards)?.lowerBound
+        else { return nil }
+        let keyword = String(text[..<end]).trimmingCharacters(in: .whitespaces)
+        return onlyKeywords(keyword) ? keyword : nil
+    }
+
     /// Whether `text` ends in a keyword with nothing after it.
     static func awaiting(_ text: String) -> Bool {
         Keywords.fields(in: text).last.map { $0.kind != .none && $0.value.isEmpty } == true

@@ -61,6 +61,32 @@ struct KeywordPairingTests {
             with: ["SERIAL PFS3F5SLOW", "SERIAL PF3F5LOW"], without: ["SERIAL PFS3F5SLOW", "PF3F5LOW"]),
     ]
 
+    @Test("a serial's keyword read with marks no serial is (a box's edge, bars beside it) waits for its value under it")
+    func keywordWithMarksAfterIt() {
+        // Read off a webcam's frames of a caption printed white in a box over its value.
+        let value = boxed("G8WM2WGDBN5P", 2, 10, 40, 200, 20)
+        #expect(paired([boxed("Serial No iim", 1, 10, 10, 150, 20), value]) == ["Serial No G8WM2WGDBN5P"])
+        #expect(paired([boxed("Serial No Re", 1, 10, 10, 150, 20), value]) == ["Serial No G8WM2WGDBN5P"])
+        // Read alone too, the keyword lying over that reading of it still takes it.
+        let twice = paired([boxed("Serial No", 1, 10, 10, 100, 20), boxed("Serial No ii", 2, 10, 10, 130, 22), value])
+        #expect(twice.first == "Serial No G8WM2WGDBN5P", "\(twice)")
+        // A value with a digit, or one that could be a serial, is the keyword's own.
+        #expect(paired([boxed("Serial No A1B2C3D", 1, 10, 10, 150, 20), value]) == ["Serial No A1B2C3D", "G8WM2WGDBN5P"])
+        #expect(paired([boxed("Serial No ii7", 1, 10, 10, 150, 20), value]) == ["Serial No ii7", "G8WM2WGDBN5P"])
+        // Another field's keyword names what follows it, whatever it is.
+        #expect(paired([boxed("Model iim", 1, 10, 10, 150, 20), value]) == ["Model iim", "G8WM2WGDBN5P"])
+    }
+
+    @Test("a caption in angle brackets after its value names it, as one in parentheses does")
+    func captionInAngleBrackets() {
+        let readings = [boxed("ZM92AH582200", 1, 10, 10, 120, 20), boxed("<Serial No>", 2, 160, 12, 60, 12)]
+        #expect(paired(readings) == ["<Serial No> ZM92AH582200"])
+        // Beside a barcode a character apart, the value its caption names is first.
+        let candidates = SerialExtractor.candidates([code("ZM92AH542200")] + readings)
+        #expect(candidates.map(\.value) == ["ZM92AH582200", "ZM92AH542200"])
+        #expect(candidates.map(\.disagreesWith) == [["ZM92AH542200"], ["ZM92AH582200"]])
+    }
+
     @Test("every pass has a label it changes", arguments: KeywordPairing.Pass.allCases)
     func covered(pass: KeywordPairing.Pass) {
         #expect(Self.cases.contains { $0.pass == pass })
