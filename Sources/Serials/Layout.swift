@@ -268,6 +268,28 @@ enum Layout {
         return out
     }
 
+    /// The printed lines set apart from every barcode's bars, by place: not across the bars just
+    /// under or over them (two of the line's heights at most), where a code's human-readable line
+    /// is printed, on no reading of that place. None where a barcode has no box that bounds it
+    /// (sixteen pixels each way at least, as `BarcodeSymbol.isLocated` has it): nothing then says
+    /// where its line would be.
+    static func apartFromBars(_ readings: [SerialReading]) -> Set<Provenance.Place> {
+        let bars = readings.filter(\.isBarcode).map(\.box)
+        guard !bars.isEmpty, bars.allSatisfy({ $0.map { min($0.width, $0.height) >= 16 } == true }) else { return [] }
+        var apart = Set<Provenance.Place>()
+        var near = Set<Provenance.Place>()
+        for line in readings where !line.isBarcode {
+            guard let box = line.box else { continue }
+            let atBars = bars.contains { bar in
+                let code = bar!
+                let across = box.x < code.maxX && box.maxX > code.x
+                return across && max(box.y - code.maxY, code.y - box.maxY) <= 2 * box.height
+            }
+            if atBars { near.insert(line.at) } else { apart.insert(line.at) }
+        }
+        return apart.subtracting(near)
+    }
+
     /// Whether `text` opens with a field's name the keywords do not know, a word of two to twelve
     /// letters and a colon, and has a value after it: "PBA: J78511-301", "Input: 100-240V".
     static func namesItsField(_ text: String) -> Bool {

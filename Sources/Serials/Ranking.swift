@@ -17,6 +17,9 @@ final class Ranking {
         var variant = RankKey.Variant.asRead
         /// An unlabelled print disagreeing with a barcode: only a hint, listed after it.
         var hint = false
+        /// A barcode whose own line agrees with it, beside a print it disagrees with that goes
+        /// first: after that print in its tier, as a barcode alone is, whichever was read first.
+        var yields = false
         /// The value with Q for O, offered last where nothing disagrees with it.
         var qValue: String? = nil
         /// Other readings of the print that differ from the value only by confusions.
@@ -30,12 +33,16 @@ final class Ranking {
     let formats: [Grammar]
     let makersFormats: [Grammar]
     let captioned: Set<String>
+    /// The printed lines set apart from the barcodes' bars (`Layout.apartFromBars`).
+    let apartFromBars: Set<Provenance.Place>
     /// The values ranked so far, best first.
     var ranked: [Ranked] = []
 
     init(
-        _ entries: [String: Pool.Entry], expressServiceCodes: [String], formats: [Grammar], makersFormats: [Grammar], captioned: Set<String>
+        _ entries: [String: Pool.Entry], expressServiceCodes: [String], formats: [Grammar], makersFormats: [Grammar],
+        captioned: Set<String>, apartFromBars: Set<Provenance.Place> = []
     ) {
+        self.apartFromBars = apartFromBars
         self.entries = entries
         self.expressServiceCodes = expressServiceCodes
         self.formats = formats
@@ -125,6 +132,13 @@ final class Ranking {
         makersFormats.holdAny(ranked[a].candidate.value) && !makersFormats.fitAny(ranked[b].candidate.value)
     }
 
+    /// Whether `candidate` was printed only on lines set apart from the barcodes' bars: no code's
+    /// human-readable line, but a field printed on its own whose keyword OCR lost.
+    private func isApartFromBars(_ candidate: SerialCandidate) -> Bool {
+        let lines = candidate.provenance.map(\.place).filter { !$0.isBarcode }
+        return !lines.isEmpty && lines.allSatisfy(apartFromBars.contains)
+    }
+
     /// A labelled printed value beside a barcode it disagrees with: the two shown as one.
     private func pairDisagreements() {
         // A labelled printed value and a barcode that look like the same field but differ.
@@ -170,10 +184,16 @@ final class Ranking {
                     // and so is a labelled print in no format of the maker the label names beside
                     // a barcode in one; an unlabelled print in one beside a barcode in none goes
                     // first (its keyword garbled); a labelled print whose difference may be OCR's
-                    // (E for F) goes after the barcode.
+                    // (E for F) goes after the barcode. An unlabelled print set apart from the bars is
+                    // no human-readable line of theirs: it is ordered as a labelled one.
                     if ranked[i].labelled {
                         ranked[j].tier = ranked[i].tier
                         ranked[i].hint = weakOnly || inOnly(j, i)
+                        ranked[j].yields = !ranked[i].hint
+                    } else if isApartFromBars(ranked[i].candidate) {
+                        ranked[i].tier = ranked[j].tier
+                        ranked[i].hint = weakOnly || inOnly(j, i)
+                        ranked[j].yields = !ranked[i].hint
                     } else {
                         ranked[i].tier = ranked[j].tier
                         ranked[i].hint = !inOnly(i, j)
@@ -256,7 +276,7 @@ final class Ranking {
     }
 
     private func key(_ item: Ranked) -> RankKey {
-        let shown: RankKey.Shown = item.hint ? .hint : item.candidate.evidence == .barcode ? .barcodeAlone : .print
+        let shown: RankKey.Shown = item.hint ? .hint : item.candidate.evidence == .barcode || item.yields ? .barcodeAlone : .print
         return RankKey(tier: item.tier, shown: shown, order: item.order, variant: item.variant)
     }
 

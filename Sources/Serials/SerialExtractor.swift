@@ -130,7 +130,9 @@ public enum SerialExtractor {
         pool.splitPrintFromBarcode()
         pool.mergeConfusedPrint()
         let decisive = formats.filter(\.isDecisive)
-        var found = pool.result(expressServiceCodes: escs, formats: decisive, makersFormats: makersFormats, captioned: captioned)
+        var found = pool.result(
+            expressServiceCodes: escs, formats: decisive, makersFormats: makersFormats, captioned: captioned,
+            apartFromBars: Layout.apartFromBars(readings))
         addTags(ofExpressServiceCodes: escs, at: escPlaces, makersFormats: makersFormats, to: &found)
         return found.isEmpty ? shapedLikeSerials(readings, formats: decisive, makersFormats: makersFormats) : found
     }

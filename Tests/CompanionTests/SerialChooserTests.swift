@@ -403,16 +403,18 @@ struct FirstOnFramesTests {
         var kept = rows(["8G8NC72", "4G8NC72"])
         SerialChooser.putFramesFirstValueFirst(&kept, settling)
         #expect(kept.map(\.value) == ["8G8NC72", "4G8NC72"])
-        // Two frames that read the line without its caption put the code first over it: the
-        // window's order still stands, a frame read alone having led with the print.
-        for _ in 0..<2 { settling.add([barcode("4G8NC72", "CODE-128"), printed("8G8NC72", line: 1)]) }
+        // Two frames that read the line without its caption, just under the bars where a code's
+        // human-readable line is printed, put the code first over it: the window's order still
+        // stands, a frame read alone having led with the print.
+        let underBars = Reading(value: "8G8NC72", source: .text(line: 1), box: Box(x: 10, y: 115, width: 100, height: 24))
+        for _ in 0..<2 { settling.add([barcode("4G8NC72", "CODE-128"), underBars]) }
         #expect(settling.ledDisagreement == ["8G8NC72": 1, "4G8NC72": 2])
         var stands = rows(["8G8NC72", "4G8NC72"])
         SerialChooser.putFramesFirstValueFirst(&stands, settling)
         #expect(stands.map(\.value) == ["8G8NC72", "4G8NC72"])
         // Where no frame read alone led with the window's first, the frames' value leads.
         var codeFirst = Settling(startedAt: .zero, voting: true)
-        for _ in 0..<2 { codeFirst.add([barcode("4G8NC72", "CODE-128"), printed("8G8NC72", line: 1)]) }
+        for _ in 0..<2 { codeFirst.add([barcode("4G8NC72", "CODE-128"), underBars]) }
         var moved = rows(["8G8NC72", "4G8NC72"])
         SerialChooser.putFramesFirstValueFirst(&moved, codeFirst)
         #expect(moved.map(\.value) == ["4G8NC72", "8G8NC72"] && moved.allSatisfy { $0.disagreesWith.count == 1 })

@@ -302,6 +302,14 @@ struct ExtractorTests {
         #expect(kept.first { $0.value == "03164397" }?.disagreesWith == ["03764397"], "\(kept)")
     }
 
+    @Test("a labelled print disagreeing with a barcode goes first, though the code's own line, agreeing with it, was read before it")
+    func labelledBeforeCodeWithItsLine() {
+        let candidates = SerialExtractor.candidates([text("MXP60841HL", 1), text("Serial No: MXL60841HL", 2), code("MXP60841HL")])
+        #expect(candidates.map(\.value) == ["MXL60841HL", "MXP60841HL"])
+        #expect(candidates.map(\.evidence) == [.text, .agree])
+        #expect(candidates.map(\.disagreesWith) == [["MXP60841HL"], ["MXL60841HL"]])
+    }
+
     @Test("an S data identifier before a serial the print names with one character different: one field, shown disagreeing")
     func sPrefixDisagreeing() {
         let candidates = SerialExtractor.candidates([text("S/N: JAE7208W0G3", 1), code("SJAW7208W0G3")])

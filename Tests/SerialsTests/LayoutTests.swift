@@ -15,6 +15,31 @@ func line(_ value: String, _ number: Int, _ box: Box, slope: Double? = nil, roug
 
 @Suite("Keywords and values in separate boxes")
 struct LayoutTests {
+    @Test("an unlabelled print a character from a barcode, set apart from its bars, goes first: a field whose keyword OCR lost")
+    func unlabelledApartFromBars() {
+        func bars(_ box: Box?) -> SerialReading {
+            SerialReading(value: "MXP60841HL", symbology: "CODE-128", place: "CODE-128 barcode", box: box)
+        }
+        let located = bars(Box(x: 626, y: 185, width: 561, height: 163))
+        let label = [boxed("HP ELITEBOOK 840 G8", 1, 174, 161, 316, 19), boxed("Model: HSN-FMZ7", 2, 173, 215, 225, 18)]
+        // Its caption printed white in a box, lost; the value printed to the left of the bars.
+        let apart = SerialExtractor.candidates(label + [boxed("MXL60841HL", 3, 174, 295, 185, 21), located])
+        #expect(apart.map(\.value) == ["MXL60841HL", "MXP60841HL"])
+        #expect(apart.map(\.disagreesWith) == [["MXP60841HL"], ["MXL60841HL"]])
+        // So it does where the code's own line under its bars was read too, and first.
+        let withLine = SerialExtractor.candidates(
+            label + [boxed("MXP60841HL", 3, 719, 352, 98, 21), boxed("MXL60841HL", 4, 174, 295, 185, 21), located])
+        #expect(withLine.map(\.value) == ["MXL60841HL", "MXP60841HL"])
+        // Just under the bars, across them, it is their human-readable line misread: after them.
+        let under = SerialExtractor.candidates(label + [boxed("MXL60841HL", 3, 800, 352, 185, 21), located])
+        #expect(under.map(\.value) == ["MXP60841HL", "MXL60841HL"])
+        // So it is, wherever it lies, where no box says where the bars are.
+        for code in [bars(nil), bars(Box(x: 626, y: 185, width: 1, height: 163))] {
+            let unknown = SerialExtractor.candidates(label + [boxed("MXL60841HL", 3, 174, 295, 185, 21), code])
+            #expect(unknown.map(\.value) == ["MXP60841HL", "MXL60841HL"])
+        }
+    }
+
     @Test("a keyword with its value inline, and its value read again on its own: the keyword's value too")
     func inlineValueReadAgain() {
         // Read off a shadowed Lenovo label: the line read with an S too many twice, its value read
