@@ -162,11 +162,13 @@ public struct SerialChooser: Sendable, Hashable {
     /// The value most frames put first, each frame read alone, on two frames at least and more
     /// than any other, goes first: the window's joined lines (boxes the hand moved between frames)
     /// can rank another first, or lose it (a frame that showed part of the label read last), and
-    /// then it is listed as its first frame listed it, where it agrees with every value read.
+    /// then it is listed as its first frame listed it, where every value it disagrees with is
+    /// listed (`listLost`).
     /// Over a value it disagrees with too (both stay listed, each saying so: SERIAL-3) where frames
     /// that read both led with it and none with the other (`Settling.ledDisagreement`: a frame
     /// that read the code and not the line has no say, and one that missed the line's caption
-    /// the window read saw less than one that led with the window's first). Not over one it is
+    /// the window read saw less than one that led with the window's first); a value the window
+    /// lost is then listed second, after the one it disagrees with. Not over one it is
     /// with a character read twice taken out (`tookOutReadTwice`), nor over one with a character
     /// more: which of those leads is the extractor's to say. Over itself with a character lost
     /// otherwise (a frame that saw part of the line, a data identifier's S taken off a code), it
@@ -182,16 +184,29 @@ public struct SerialChooser: Sendable, Hashable {
         {
             return
         }
-        if let top = candidates.first, top.disagreesWith.contains(best),
+        let lost = candidates.contains { $0.value == best } ? nil : collected.firstCandidates[best]
+        if let top = candidates.first, top.disagreesWith.contains(best) || lost?.disagreesWith.contains(top.value) == true,
             collected.ledDisagreement[best, default: 0] == 0 || collected.ledDisagreement[top.value, default: 0] > 0
         {
+            if let lost { listLost(lost, &candidates, at: 1) }
             return
         }
         if let at = candidates.firstIndex(where: { $0.value == best }) {
             candidates.insert(candidates.remove(at: at), at: 0)
-        } else if let lost = collected.firstCandidates[best], lost.disagreesWith.isEmpty {
-            candidates.insert(lost, at: 0)
+        } else if let lost {
+            listLost(lost, &candidates, at: 0)
         }
+    }
+
+    /// `lost`, a value the frames put first and the window lost, listed at `index`, where every
+    /// value it disagrees with is listed: each of those then says it disagrees with `lost` too.
+    static func listLost(_ lost: SerialCandidate, _ candidates: inout [SerialCandidate], at index: Int) {
+        guard lost.disagreesWith.allSatisfy({ other in candidates.contains { $0.value == other } }) else { return }
+        for k in candidates.indices
+        where lost.disagreesWith.contains(candidates[k].value) && !candidates[k].disagreesWith.contains(lost.value) {
+            candidates[k].disagreesWith.append(lost.value)
+        }
+        candidates.insert(lost, at: min(index, candidates.count))
     }
 
     /// Each printed value a frame read whole takes the place of the first piece of it the window

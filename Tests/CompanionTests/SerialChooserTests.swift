@@ -420,6 +420,29 @@ struct FirstOnFramesTests {
         #expect(moved.map(\.value) == ["4G8NC72", "8G8NC72"] && moved.allSatisfy { $0.disagreesWith.count == 1 })
     }
 
+    @Test("a value the frames put first and the window lost, disagreeing with a value listed, is listed beside it, each naming the other")
+    func lostDisagreementListed() {
+        let code = Reading(value: "FDO57424UVC", source: .barcode(symbology: "CODE-128"), box: Box(x: 10, y: 10, width: 300, height: 100))
+        var settling = Settling(startedAt: .zero, voting: true)
+        for _ in 0..<2 { settling.add([code, printed("Serial Num: FDO57424FVC", line: 1)]) }
+        let window = [SerialCandidate(value: "FDO57424UVC", provenance: [], evidence: .barcode, disagreesWith: [])]
+        var over = window
+        SerialChooser.putFramesFirstValueFirst(&over, settling)
+        #expect(over.map(\.value) == ["FDO57424FVC", "FDO57424UVC"])
+        #expect(over.map(\.disagreesWith) == [["FDO57424UVC"], ["FDO57424FVC"]])
+        // Where a frame read alone led with the window's first, the lost value is listed after it.
+        let underBars = Reading(value: "FDO57424FVC", source: .text(line: 1), box: Box(x: 10, y: 115, width: 200, height: 24))
+        settling.add([code, underBars])
+        var after = window
+        SerialChooser.putFramesFirstValueFirst(&after, settling)
+        #expect(after.map(\.value) == ["FDO57424UVC", "FDO57424FVC"])
+        #expect(after.map(\.disagreesWith) == [["FDO57424FVC"], ["FDO57424UVC"]])
+        // One that disagrees with a value the window did not list is not listed so.
+        var other = [SerialCandidate(value: "FOC1234ABCD", provenance: [], evidence: .text, disagreesWith: [])]
+        SerialChooser.putFramesFirstValueFirst(&other, settling)
+        #expect(other.map(\.value) == ["FOC1234ABCD"])
+    }
+
     @Test("a value a frame read whole takes its first piece's place, and its pieces are no rows; one no frame put first does neither")
     func wholeBeforePieces() {
         var rows = [text("ABCD1234"), text("W0W7HVGSF9"), text("WOW7HVGSF9"), text("G8W0W7MVG5F9")]
