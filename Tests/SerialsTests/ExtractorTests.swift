@@ -323,6 +323,16 @@ struct ExtractorTests {
             ])
     }
 
+    @Test("a code's first S stays where a labelled print names the whole code, a character apart, beside a piece of it without the S")
+    func sKeptWhereLabelledPrintHasIt() {
+        // A webcam's frame cut the line's first character at the view's edge; another read it whole.
+        let candidates = SerialExtractor.candidates([
+            text("SAMSUNG SSD 980 PRO", 1), text("Serial No: SMW5SH0B704653N", 2), text("MW5SH0B704653N", 3), code("SMW5SU0B704653N"),
+        ])
+        #expect(candidates.map(\.value) == ["SMW5SH0B704653N", "SMW5SU0B704653N"])
+        #expect(candidates.map(\.disagreesWith) == [["SMW5SU0B704653N"], ["SMW5SH0B704653N"]])
+    }
+
     @Test("eight digits alone in a barcode are a serial, though one in ten has an EAN-8 check digit by chance")
     func eightDigits() {
         // 5804261 has the EAN-8 check digit 8.
