@@ -268,24 +268,32 @@ enum Layout {
         return out
     }
 
-    /// The printed lines set apart from every barcode's bars, by place: not across the bars just
-    /// under or over them (two of the line's heights at most), where a code's human-readable line
-    /// is printed, on no reading of that place. None where a barcode has no box that bounds it
-    /// (sixteen pixels each way at least, as `BarcodeSymbol.isLocated` has it): nothing then says
-    /// where its line would be.
-    static func apartFromBars(_ readings: [SerialReading]) -> Set<Provenance.Place> {
-        let bars = readings.filter(\.isBarcode).map(\.box)
-        guard !bars.isEmpty, bars.allSatisfy({ $0.map { min($0.width, $0.height) >= 16 } == true }) else { return [] }
-        var apart = Set<Provenance.Place>()
-        var near = Set<Provenance.Place>()
+    /// The values (folded) of the printed lines set apart from every barcode's bars: not across
+    /// the bars just under or over them (two of the line's heights at most, no other line
+    /// between), where a code's human-readable line is printed, on no reading of that value. None
+    /// where a barcode has no box that bounds it (sixteen pixels each way at least, as
+    /// `BarcodeSymbol.isLocated` has it): nothing then says where its line would be.
+    static func apartFromBars(_ readings: [SerialReading]) -> Set<String> {
+        let bars = readings.filter(\.isBarcode).compactMap(\.box)
+        guard !bars.isEmpty, bars.count == readings.count(where: \.isBarcode), bars.allSatisfy({ min($0.width, $0.height) >= 16 })
+        else { return [] }
+        let lines = readings.filter { !$0.isBarcode }.compactMap(\.box)
+        func across(_ box: Box, _ code: Box) -> Bool { box.x < code.maxX && box.maxX > code.x }
+        // Whether `box` is the line nearest the bars `code`, just under or over them.
+        func atBars(_ box: Box, _ code: Box) -> Bool {
+            guard across(box, code), max(box.y - code.maxY, code.y - box.maxY) <= 2 * box.height else { return false }
+            let (top, bottom) = box.y >= code.maxY ? (code.maxY, box.y) : (box.maxY, code.y)
+            guard top < bottom else { return true }
+            return !lines.contains { other in
+                other != box && across(other, code) && (top..<bottom).contains(other.y + other.height / 2)
+            }
+        }
+        var apart = Set<String>()
+        var near = Set<String>()
         for line in readings where !line.isBarcode {
             guard let box = line.box else { continue }
-            let atBars = bars.contains { bar in
-                let code = bar!
-                let across = box.x < code.maxX && box.maxX > code.x
-                return across && max(box.y - code.maxY, code.y - box.maxY) <= 2 * box.height
-            }
-            if atBars { near.insert(line.at) } else { apart.insert(line.at) }
+            let values = Tokens.runOn(line.value).map { OCRConfusion.fold(Tokens.withOCRSymbols(String($0))) }
+            if bars.contains(where: { atBars(box, $0) }) { near.formUnion(values) } else { apart.formUnion(values) }
         }
         return apart.subtracting(near)
     }

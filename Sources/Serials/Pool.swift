@@ -141,10 +141,11 @@ struct Pool {
     /// The candidates, ranked; `formats`: the decisive vendor formats that apply to the label;
     /// `makersFormats`: the formats of the makers its print names; `captioned`: the barcodes'
     /// values (folded) a serial's keyword captions, named by it as a printed value its keyword
-    /// names is; `apartFromBars`: the printed lines no code's human-readable line is.
+    /// names is; `apartFromBars`: the values (folded) of the printed lines no code's
+    /// human-readable line is.
     func result(
         expressServiceCodes: [String], formats: [Grammar] = [], makersFormats: [Grammar] = [], captioned: Set<String> = [],
-        apartFromBars: Set<Provenance.Place> = []
+        apartFromBars: Set<String> = []
     ) -> [SerialCandidate] {
         Ranking(
             entries, expressServiceCodes: expressServiceCodes, formats: formats, makersFormats: makersFormats, captioned: captioned,

@@ -33,14 +33,15 @@ final class Ranking {
     let formats: [Grammar]
     let makersFormats: [Grammar]
     let captioned: Set<String>
-    /// The printed lines set apart from the barcodes' bars (`Layout.apartFromBars`).
-    let apartFromBars: Set<Provenance.Place>
+    /// The values (folded) of the printed lines set apart from the barcodes' bars
+    /// (`Layout.apartFromBars`).
+    let apartFromBars: Set<String>
     /// The values ranked so far, best first.
     var ranked: [Ranked] = []
 
     init(
         _ entries: [String: Pool.Entry], expressServiceCodes: [String], formats: [Grammar], makersFormats: [Grammar],
-        captioned: Set<String>, apartFromBars: Set<Provenance.Place> = []
+        captioned: Set<String>, apartFromBars: Set<String> = []
     ) {
         self.apartFromBars = apartFromBars
         self.entries = entries
@@ -132,13 +133,6 @@ final class Ranking {
         makersFormats.holdAny(ranked[a].candidate.value) && !makersFormats.fitAny(ranked[b].candidate.value)
     }
 
-    /// Whether `candidate` was printed only on lines set apart from the barcodes' bars: no code's
-    /// human-readable line, but a field printed on its own whose keyword OCR lost.
-    private func isApartFromBars(_ candidate: SerialCandidate) -> Bool {
-        let lines = candidate.provenance.map(\.place).filter { !$0.isBarcode }
-        return !lines.isEmpty && lines.allSatisfy(apartFromBars.contains)
-    }
-
     /// A labelled printed value beside a barcode it disagrees with: the two shown as one.
     private func pairDisagreements() {
         // A labelled printed value and a barcode that look like the same field but differ.
@@ -146,6 +140,9 @@ final class Ranking {
             ranked[$0].candidate.evidence == .barcode || (ranked[$0].candidate.evidence == .agree && !ranked[$0].labelled)
         }
         for i in ranked.indices where ranked[i].candidate.evidence == .text {
+            // Read only on lines set apart from the bars: no code's human-readable line, but a
+            // field printed on its own whose keyword OCR lost.
+            let apart = apartFromBars.contains(OCRConfusion.fold(ranked[i].candidate.value))
             // A print with a character read twice, where no barcode is the same field as it
             // stands but one is with that character once: once.
             let value = ranked[i].candidate.value
@@ -190,7 +187,7 @@ final class Ranking {
                         ranked[j].tier = ranked[i].tier
                         ranked[i].hint = weakOnly || inOnly(j, i)
                         ranked[j].yields = !ranked[i].hint
-                    } else if isApartFromBars(ranked[i].candidate) {
+                    } else if apart {
                         ranked[i].tier = ranked[j].tier
                         ranked[i].hint = weakOnly || inOnly(j, i)
                         ranked[j].yields = !ranked[i].hint

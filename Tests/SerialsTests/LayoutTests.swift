@@ -33,6 +33,10 @@ struct LayoutTests {
         // Just under the bars, across them, it is their human-readable line misread: after them.
         let under = SerialExtractor.candidates(label + [boxed("MXL60841HL", 3, 800, 352, 185, 21), located])
         #expect(under.map(\.value) == ["MXP60841HL", "MXL60841HL"])
+        // Just over them with another line between, it is not theirs either.
+        let over = [boxed("MXL60841HL", 3, 700, 130, 185, 21), boxed("Product No: GJALSH#ABA", 4, 700, 155, 326, 19)]
+        #expect(SerialExtractor.candidates(label + over + [located]).map(\.value) == ["MXL60841HL", "MXP60841HL"])
+        #expect(SerialExtractor.candidates(label + [over[0], located]).map(\.value) == ["MXP60841HL", "MXL60841HL"])
         // So it is, wherever it lies, where no box says where the bars are.
         for code in [bars(nil), bars(Box(x: 626, y: 185, width: 1, height: 163))] {
             let unknown = SerialExtractor.candidates(label + [boxed("MXL60841HL", 3, 174, 295, 185, 21), code])
