@@ -145,6 +145,7 @@ public enum SerialExtractor {
         excluded: inout Set<String>, escs: inout [String], escPlaces: inout [Provenance]
     ) {
         for reading in readings where !reading.isBarcode {
+            for word in modelWords(reading.value) { excluded.insert(OCRConfusion.fold(word)) }
             for field in Keywords.fields(in: reading.value) {
                 switch field.kind {
                 case .serial:
@@ -178,6 +179,16 @@ public enum SerialExtractor {
                 }
             }
         }
+    }
+
+    /// The words after a maker's name that opens a line, before any keyword ("TOSHIBA HDWG480",
+    /// "Kingston DC600M"): the maker's model, named so as a keyword names a field. None of them is
+    /// a serial, barcoded or printed.
+    static func modelWords(_ line: String) -> [String] {
+        guard let first = Keywords.fields(in: line).first, first.kind == .none else { return [] }
+        let words = first.value.split(separator: " ")
+        guard let maker = words.first, Grammar.makerWords.contains(maker.uppercased()) else { return [] }
+        return words.dropFirst().map(String.init)
     }
 
     /// A value a serial's keyword names, into `pool`: corrected by the formats, with the
