@@ -263,19 +263,18 @@ public enum SerialExtractor {
             }
             for (n, var value) in values.enumerated() where !excluded.contains(OCRConfusion.fold(value)) {
                 // A bare S data identifier before a serial the print names: the serial is the rest.
-                // Not where a labelled print names the whole, or the same field as the whole.
                 // The print names it too when it is the same field as the rest, differing in a
                 // character or two: then the two are shown disagreeing, as the same field. A
                 // print with no keyword (OCR garbled it) that is the rest, or the same field as the
-                // rest, where no print has the S, says the same. A format of the maker the label
+                // rest, where no print has the S, says the same, unless a labelled print is the
+                // same field as the whole. A format of the maker the label
                 // names that holds the rest and not the whole puts the rest first, and the value as barcoded after it (with no maker named,
                 // only a decisive format does: `Barcodes.serialValues`).
-                if value.hasPrefix("S"), !labelled.contains(OCRConfusion.fold(value)),
-                    !labelledValues.contains(where: { Tokens.sameField($0, value) })
-                {
+                if value.hasPrefix("S"), !labelled.contains(OCRConfusion.fold(value)) {
                     let rest = String(value.dropFirst())
+                    let namesWhole = labelledValues.contains { Tokens.sameField($0, value) }
                     if labelled.contains(OCRConfusion.fold(rest)) || labelledValues.contains(where: { Tokens.sameField($0, rest) })
-                        || unlabelledValues.contains(where: { $0 == rest || Tokens.sameField($0, rest) })
+                        || !namesWhole && unlabelledValues.contains(where: { $0 == rest || Tokens.sameField($0, rest) })
                             && !unlabelledValues.contains(value)
                     {
                         value = rest

@@ -331,6 +331,10 @@ struct ExtractorTests {
         ])
         #expect(candidates.map(\.value) == ["SMW5SH0B704653N", "SMW5SU0B704653N"])
         #expect(candidates.map(\.disagreesWith) == [["SMW5SU0B704653N"], ["SMW5SH0B704653N"]])
+        // A labelled print that is the rest still names the rest, though another reading of it
+        // (a character read twice) is a character or two from the whole.
+        let dell = SerialExtractor.candidates([text("SVC TAG TODTS4R", 1), text("SVC TAG TOQDTS4R", 2), code("STQDTS4R")])
+        #expect(dell.first?.value == "TQDTS4R" && dell.first?.evidence == .agree, "\(dell)")
     }
 
     @Test("eight digits alone in a barcode are a serial, though one in ten has an EAN-8 check digit by chance")
