@@ -43,12 +43,12 @@ final class Ranking {
         _ entries: [String: Pool.Entry], expressServiceCodes: [String], formats: [Grammar], makersFormats: [Grammar],
         captioned: Set<String>, apartFromBars: Set<String> = []
     ) {
-        self.apartFromBars = apartFromBars
         self.entries = entries
         self.expressServiceCodes = expressServiceCodes
         self.formats = formats
         self.makersFormats = makersFormats
         self.captioned = captioned
+        self.apartFromBars = apartFromBars
     }
 
     /// Every pass, in order; one row a value.
@@ -183,12 +183,8 @@ final class Ranking {
                     // first (its keyword garbled); a labelled print whose difference may be OCR's
                     // (E for F) goes after the barcode. An unlabelled print set apart from the bars is
                     // no human-readable line of theirs: it is ordered as a labelled one.
-                    if ranked[i].labelled {
-                        ranked[j].tier = ranked[i].tier
-                        ranked[i].hint = weakOnly || inOnly(j, i)
-                        ranked[j].yields = !ranked[i].hint
-                    } else if apart {
-                        ranked[i].tier = ranked[j].tier
+                    if ranked[i].labelled || apart {
+                        if ranked[i].labelled { ranked[j].tier = ranked[i].tier } else { ranked[i].tier = ranked[j].tier }
                         ranked[i].hint = weakOnly || inOnly(j, i)
                         ranked[j].yields = !ranked[i].hint
                     } else {
