@@ -145,8 +145,9 @@ public enum SerialExtractor {
         excluded: inout Set<String>, escs: inout [String], escPlaces: inout [Provenance]
     ) {
         for reading in readings where !reading.isBarcode {
-            for word in modelWords(reading.value) { excluded.insert(OCRConfusion.fold(word)) }
-            for field in Keywords.fields(in: reading.value) {
+            let fields = Keywords.fields(in: reading.value)
+            for word in modelWords(fields) { excluded.insert(OCRConfusion.fold(word)) }
+            for field in fields {
                 switch field.kind {
                 case .serial:
                     takeSerial(field.value, of: reading, formats: formats, makersFormats: makersFormats, barcodes: barcodes, into: &pool)
@@ -181,11 +182,11 @@ public enum SerialExtractor {
         }
     }
 
-    /// The words after a maker's name that opens a line, before any keyword ("TOSHIBA HDWG480",
-    /// "Kingston DC600M"): the maker's model, named so as a keyword names a field. None of them is
-    /// a serial, barcoded or printed.
-    static func modelWords(_ line: String) -> [String] {
-        guard let first = Keywords.fields(in: line).first, first.kind == .none else { return [] }
+    /// The words after a maker's name that opens a line (its `fields`), before any keyword
+    /// ("TOSHIBA HDWG480", "Kingston DC600M"): the maker's model, named so as a keyword names a
+    /// field. None of them is a serial, barcoded or printed.
+    static func modelWords(_ fields: [Keywords.Field]) -> [String] {
+        guard let first = fields.first, first.kind == .none else { return [] }
         let words = first.value.split(separator: " ")
         guard let maker = words.first, Grammar.makerWords.contains(maker.uppercased()) else { return [] }
         return words.dropFirst().map(String.init)

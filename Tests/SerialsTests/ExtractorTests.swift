@@ -374,11 +374,11 @@ struct ExtractorTests {
         // The model's caption over its code read as "WODEL", the serial's caption lost.
         let toshiba = [text("TOSHIBA HDWG480", 1), text("DATE: 2022-07", 2), code("HDWG480"), code("70Z01FSMK", "CODE-39")]
         #expect(SerialExtractor.candidates(toshiba).map(\.value) == ["70Z01FSMK"])
-        #expect(SerialExtractor.modelWords("Kingston DC600M") == ["DC600M"])
+        #expect(SerialExtractor.modelWords(Keywords.fields(in: "Kingston DC600M")) == ["DC600M"])
         // A keyword after the maker's name names its own field; a line not opening with a maker names no model.
-        #expect(SerialExtractor.modelWords("DELL Service Tag: 4HYJXNF").isEmpty)
+        #expect(SerialExtractor.modelWords(Keywords.fields(in: "DELL Service Tag: 4HYJXNF")).isEmpty)
         #expect(SerialExtractor.candidates([text("DELL Service Tag: 4HYJXNF", 1)]).map(\.value) == ["4HYJXNF"])
-        #expect(SerialExtractor.modelWords("HDWG480 TOSHIBA").isEmpty)
+        #expect(SerialExtractor.modelWords(Keywords.fields(in: "HDWG480 TOSHIBA")).isEmpty)
     }
 
     @Test("with no keyword left, a number of seven digits or more, and letters alone in the named maker's format, are offered")
