@@ -72,6 +72,10 @@ public struct Box: Sendable, Hashable, Codable, CustomStringConvertible {
         self.height = height
     }
 
+    /// The fewest pixels a decoded code's box spans each way where it bounds the code, not a
+    /// point or a line across it (zbar locates some Code 128 at the end of one scan line).
+    public static let codeAtLeast = 16
+
     /// The smallest box holding every point; nil for no points.
     public init?(enclosing points: [(x: Int, y: Int)]) {
         guard let first = points.first else { return nil }

@@ -18,7 +18,7 @@ public struct BarcodeSymbol: Sendable, Hashable {
         return short >= Self.locatedAtLeast && long <= Self.longestLocated * short
     }
 
-    static let locatedAtLeast = 16
+    static let locatedAtLeast = Box.codeAtLeast
     static let longestLocated = 8
 
     /// The symbol with its box widened along its bars, where zbar located a linear code at the

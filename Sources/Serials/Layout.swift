@@ -271,11 +271,12 @@ enum Layout {
     /// The values (folded) of the printed lines set apart from every barcode's bars: not across
     /// the bars just under or over them (two of the line's heights at most, no other line
     /// between), where a code's human-readable line is printed, on no reading of that value. None
-    /// where a barcode has no box that bounds it (sixteen pixels each way at least, as
-    /// `BarcodeSymbol.isLocated` has it): nothing then says where its line would be.
+    /// where a barcode has no box that bounds it (`Box.codeAtLeast` pixels each way at least):
+    /// nothing then says where its line would be.
     static func apartFromBars(_ readings: [SerialReading]) -> Set<String> {
         let bars = readings.filter(\.isBarcode).compactMap(\.box)
-        guard !bars.isEmpty, bars.count == readings.count(where: \.isBarcode), bars.allSatisfy({ min($0.width, $0.height) >= 16 })
+        guard !bars.isEmpty, bars.count == readings.count(where: \.isBarcode),
+            bars.allSatisfy({ min($0.width, $0.height) >= Box.codeAtLeast })
         else { return [] }
         let lines = readings.filter { !$0.isBarcode }.compactMap(\.box)
         func across(_ box: Box, _ code: Box) -> Bool { box.x < code.maxX && box.maxX > code.x }
