@@ -163,16 +163,15 @@ public struct SerialChooser: Sendable, Hashable {
     /// than any other, goes first: the window's joined lines (boxes the hand moved between frames)
     /// can rank another first, or lose it (a frame that showed part of the label read last), and
     /// then it is listed as its first frame listed it, where every value it disagrees with is
-    /// listed (`listLost`).
-    /// Over a value it disagrees with too (both stay listed, each saying so: SERIAL-3) where frames
-    /// that read both led with it and none with the other (`Settling.ledDisagreement`: a frame
-    /// that read the code and not the line has no say, and one that missed the line's caption
-    /// the window read saw less than one that led with the window's first); a value the window
-    /// lost is then listed second, after the one it disagrees with. Not over one it is
-    /// with a character read twice taken out (`tookOutReadTwice`), nor over one with a character
-    /// more: which of those leads is the extractor's to say. Over itself with a character lost
-    /// otherwise (a frame that saw part of the line, a data identifier's S taken off a code), it
-    /// goes.
+    /// listed (`listLost`). Over a value it disagrees with too (both stay listed, each saying so:
+    /// SERIAL-3) where frames that read both led with it and none with the other
+    /// (`Settling.ledDisagreement`: a frame that read the code and not the line has no say, and
+    /// one that missed the line's caption the window read saw less than one that led with the
+    /// window's first); a value the window lost is otherwise listed second, after the one it
+    /// disagrees with. Not over one it is with a character read twice taken out
+    /// (`tookOutReadTwice`), nor over one with a character more: which of those leads is the
+    /// extractor's to say. Over itself with a character lost otherwise (a frame that saw part of
+    /// the line, a data identifier's S taken off a code), it goes.
     static func putFramesFirstValueFirst(_ candidates: inout [SerialCandidate], _ collected: Settling) {
         let counts = collected.firstOnFrames
         let ranked = framesFirstOrder(counts)
@@ -184,15 +183,16 @@ public struct SerialChooser: Sendable, Hashable {
         {
             return
         }
-        let lost = candidates.contains { $0.value == best } ? nil : collected.firstCandidates[best]
+        let listed = candidates.firstIndex { $0.value == best }
+        let lost = listed == nil ? collected.firstCandidates[best] : nil
         if let top = candidates.first, top.disagreesWith.contains(best) || lost?.disagreesWith.contains(top.value) == true,
             collected.ledDisagreement[best, default: 0] == 0 || collected.ledDisagreement[top.value, default: 0] > 0
         {
             if let lost { listLost(lost, &candidates, at: 1) }
             return
         }
-        if let at = candidates.firstIndex(where: { $0.value == best }) {
-            candidates.insert(candidates.remove(at: at), at: 0)
+        if let listed {
+            candidates.insert(candidates.remove(at: listed), at: 0)
         } else if let lost {
             listLost(lost, &candidates, at: 0)
         }
