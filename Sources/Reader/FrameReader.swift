@@ -69,6 +69,7 @@ public final class FrameReader {
         guard passes.contains(.text) else { return Self.combine(symbols: symbols, lines: []) }
         var reading = firstReading(frame, symbols: symbols, readsBarcodes: passes.contains(.barcodes))
         for look in TextPipeline.secondLooks where runs(look.pass) { look.run(on: &reading, with: self) }
+        if runs(.secondChoices) { reading.lines = pass(.secondChoices) { offeringSecondChoices(reading.lines, on: reading.page) } }
         let lines = reading.lines.map { $0.movingBoxes(reading.upright.originalBox) }
         return Self.combine(symbols: reading.symbols, lines: lines, skew: reading.upright.angle)
     }

@@ -15,6 +15,7 @@ public enum ReaderPass: String, CaseIterable, Sendable {
     case paleStretched = "pale stretched"
     case codeRowsResized = "code rows resized"
     case unreadInk = "unread ink"
+    case secondChoices = "second choices"
 
     /// The name a person reads in `bench read`'s table.
     public var name: String { rawValue }
@@ -36,6 +37,7 @@ public enum ReaderPass: String, CaseIterable, Sendable {
         case .paleStretched: .when("pale print, or nothing read (the page then read again)")
         case .codeRowsResized: .everySecondLook("reads only rows with a doubtful code no barcode carries")
         case .unreadInk: .everySecondLook("reads only inked rows nothing was read on")
+        case .secondChoices: .everyTextPass("codes with an S or an I read again alone, for the digits tesseract also took them for")
         }
     }
 

@@ -36,10 +36,22 @@ public final class TextReader {
     /// The CPU time the other engines spent reading parts, on threads other than the caller's
     /// (the caller's own thread counts its own).
     public internal(set) var cpuElsewhere = Duration.zero
+    /// Whether this engine reports each character's alternatives (tesseract's
+    /// `lstm_choice_mode`). Reporting them changes what an engine reads (a letter it hesitates
+    /// over can be spelled twice, confidences move), so a reader's own engine does not, and asks
+    /// `choosing`, word by word (`secondChoice(of:in:)`).
+    let choices: Bool
+    /// The engine that reads a word again with its characters' alternatives, made when first
+    /// needed.
+    private var choosing: TextReader?
 
     /// An engine for `language` ("eng"), looking for text as `layout` says; the parts of a page
     /// are read on `workers` engines side by side.
-    public init(language: String = "eng", layout: Layout = .sparse, workers: Int = 1) throws(ReaderError) {
+    public convenience init(language: String = "eng", layout: Layout = .sparse, workers: Int = 1) throws(ReaderError) {
+        try self.init(language: language, layout: layout, workers: workers, choices: false)
+    }
+
+    init(language: String, layout: Layout, workers: Int, choices: Bool) throws(ReaderError) {
         let engine = TessBaseAPICreate()!
         // Tesseract reports "Estimating resolution" and similar chatter to debug_file; init's own
         // chatter goes to stderr before any variable can be set, so it is given as a config value.
@@ -55,10 +67,12 @@ public final class TextReader {
             throw ReaderError(kind: .tesseractDataMissing(language: language))
         }
         TessBaseAPISetPageSegMode(engine, TessPageSegMode(UInt32(layout.rawValue)))
+        if choices { TessBaseAPISetVariable(engine, "lstm_choice_mode", "2") }
         self.engine = engine
         self.layout = layout
         self.language = language
         self.workers = max(1, workers)
+        self.choices = choices
     }
 
     deinit {
@@ -80,7 +94,9 @@ public final class TextReader {
         return recognise(frame, within: area)
     }
 
-    private func recognise(_ frame: Frame, within area: Box?) -> [TextLine] {
+    /// `body` given tesseract's results for the part of `frame` inside `area` (all of it where
+    /// nil); nil where nothing could be recognised.
+    private func recognised<R>(_ frame: Frame, within area: Box?, _ body: (OpaquePointer) -> R) -> R? {
         frame.bytes.withUnsafeBufferPointer { pixels in
             TessBaseAPISetImage(engine, pixels.baseAddress, Int32(frame.width), Int32(frame.height), 1, Int32(frame.stride))
             if let area { TessBaseAPISetRectangle(engine, Int32(area.x), Int32(area.y), Int32(area.width), Int32(area.height)) }
@@ -88,12 +104,18 @@ public final class TextReader {
             TessBaseAPISetSourceResolution(engine, 300)
             guard TessBaseAPIRecognize(engine, nil) == 0, let results = TessBaseAPIGetIterator(engine) else {
                 TessBaseAPIClear(engine)
-                return []
+                return nil
             }
             defer {
                 TessResultIteratorDelete(results)
                 TessBaseAPIClear(engine)
             }
+            return body(results)
+        }
+    }
+
+    private func recognise(_ frame: Frame, within area: Box?) -> [TextLine] {
+        recognised(frame, within: area) { results in
             let page = TessResultIteratorGetPageIterator(results)
             var lines: [TextLine] = []
             var current: [Word] = []
@@ -113,31 +135,89 @@ public final class TextReader {
                 TessDeleteText(raw)
                 if let box = boundingBox(page, RIL_WORD) {
                     let confidence = Double(TessResultIteratorConfidence(results, RIL_WORD))
-                    let once = Self.readOnce(text, symbols(of: results))
+                    let once = Self.readOnce(text, symbols(of: results).map { ($0.text, $0.box) })
                     current.append(Word(text: text, box: box, confidence: confidence, readOnce: once))
                     if lineBox == nil { lineBox = box }
                 }
             } while TessResultIteratorNext(results, RIL_WORD) != 0
             finishLine()
             return lines.sorted { ($0.box.y, $0.box.x) < ($1.box.y, $1.box.x) }
-        }
+        } ?? []
     }
 
-    /// The characters of the word `results` is at, each with its box, in reading order.
-    private func symbols(of results: OpaquePointer) -> [(text: String, box: Box)] {
+    /// One character of a word as tesseract read it, with its box and, on an engine that reports
+    /// them (`choices`), the characters it took it for, each with its confidence (0 to 100).
+    typealias Symbol = (text: String, box: Box, choices: [(text: String, confidence: Double)])
+
+    /// The characters of the word (or the `level` it is part of) `results` is at, each with its
+    /// box (and alternatives, on an engine that reports them), in reading order.
+    private func symbols(of results: OpaquePointer, in level: TessPageIteratorLevel = RIL_WORD) -> [Symbol] {
         guard let symbol = TessResultIteratorCopy(results) else { return [] }
         defer { TessResultIteratorDelete(symbol) }
         let page = TessResultIteratorGetPageIterator(symbol)
-        var out: [(text: String, box: Box)] = []
+        var out: [Symbol] = []
         repeat {
             guard let raw = TessResultIteratorGetUTF8Text(symbol, RIL_SYMBOL) else { break }
             let text = String(cString: raw)
             TessDeleteText(raw)
             guard let box = boundingBox(page, RIL_SYMBOL) else { break }
-            out.append((text, box))
-        } while TessPageIteratorIsAtFinalElement(page, RIL_WORD, RIL_SYMBOL) == 0 && TessResultIteratorNext(symbol, RIL_SYMBOL) != 0
+            out.append((text, box, choices ? alternatives(of: symbol) : []))
+        } while TessPageIteratorIsAtFinalElement(page, level, RIL_SYMBOL) == 0 && TessResultIteratorNext(symbol, RIL_SYMBOL) != 0
         return out
     }
+
+    /// The characters tesseract took the character `symbol` is at for, with their confidences.
+    private func alternatives(of symbol: OpaquePointer) -> [(text: String, confidence: Double)] {
+        guard let choice = TessResultIteratorGetChoiceIterator(symbol) else { return [] }
+        defer { TessChoiceIteratorDelete(choice) }
+        var out: [(text: String, confidence: Double)] = []
+        repeat {
+            guard let raw = TessChoiceIteratorGetUTF8Text(choice) else { break }
+            out.append((String(cString: raw), Double(TessChoiceIteratorConfidence(choice))))
+        } while TessChoiceIteratorNext(choice) != 0
+        return out
+    }
+
+    /// `word`, read in `frame`, with each letter tesseract also takes for the digit it is often
+    /// printed as read as that digit (`secondChoice(_:_:)`): its box read again alone, as a
+    /// line, on an engine that reports alternatives. Nil where no letter is taken so, or the
+    /// word read alone is another.
+    func secondChoice(of word: Word, in frame: Frame) -> String? {
+        guard let engine = choosing ?? (try? TextReader(language: language, layout: .singleLine, workers: 1, choices: true)) else {
+            return nil
+        }
+        choosing = engine
+        guard let area = frame.part(word.box.insetBy(max(2, word.box.height / 4))) else { return nil }
+        guard let symbols = engine.recognised(frame, within: area, { engine.symbols(of: $0, in: RIL_TEXTLINE) }) else { return nil }
+        return Self.secondChoice(word.text, symbols)
+    }
+
+    /// `word` with each letter tesseract also took for the digit it is often printed as (5 for
+    /// S, 1 for I: `digitFor`) read as that digit, from `symbols`, the word read again with
+    /// alternatives: a letter whose alternatives name the digit at `secondChoiceAtLeast`
+    /// confidence or more, or one read twice, as the letter and then as the digit (that engine
+    /// can spell both where it hesitates: "S5" for one S). Nil where no letter is taken so, or
+    /// the symbols, such a digit taken out, do not spell the word.
+    static func secondChoice(_ word: String, _ symbols: [Symbol]) -> String? {
+        let spelled = symbols.map(\.text).joined() == word
+        var letters: [(text: String, digit: Bool)] = []
+        for symbol in symbols {
+            if !spelled, let last = letters.last, digitFor[last.text] == symbol.text {
+                letters[letters.count - 1].digit = true
+                continue
+            }
+            let digit = digitFor[symbol.text]
+            letters.append((symbol.text, symbol.choices.contains { $0.text == digit && $0.confidence >= secondChoiceAtLeast }))
+        }
+        guard letters.map(\.text).joined() == word else { return nil }
+        let read = letters.map { $0.digit ? digitFor[$0.text] ?? $0.text : $0.text }.joined()
+        return read == word ? nil : read
+    }
+
+    /// The letters a second choice reads as digits, each with the digit it is printed as.
+    static let digitFor = ["S": "5", "I": "1"]
+    /// The least confidence of a second choice that is taken (`secondChoice(_:_:)`).
+    static let secondChoiceAtLeast = 30.0
 
     /// `word` with each character read twice from the same ink taken out, where its `symbols`
     /// (its characters with their boxes) show one; nil where none does.
