@@ -159,24 +159,24 @@ public struct SerialChooser: Sendable, Hashable {
         }
     }
 
-    /// The value most frames put first, each frame read alone, on two frames at least and more
-    /// than any other, goes first: the window's joined lines (boxes the hand moved between frames)
-    /// can rank another first, or lose it (a frame that showed part of the label read last), and
-    /// then it is listed as its first frame listed it, where every value it disagrees with is
-    /// listed (`listLost`). Over a value it disagrees with too (both stay listed, each saying so:
+    /// The value most frames put first, each frame read alone, on two frames at least and more than
+    /// any other, goes first (readings of one print alike up to look-alikes counted together:
+    /// `framesFirstByPrint`): the window's joined lines (boxes the hand moved between frames) can
+    /// rank another first, or lose it (a frame that showed part of the label read last), and then
+    /// it is listed as its first frame listed it, where every value it disagrees with is listed
+    /// (`listLost`). Over a value it disagrees with too (both stay listed, each saying so:
     /// SERIAL-3) where frames that read both led with it and none with the other
-    /// (`Settling.ledDisagreement`: a frame that read the code and not the line has no say, and
-    /// one that missed the line's caption the window read saw less than one that led with the
-    /// window's first); a value the window lost is otherwise listed second, after the one it
-    /// disagrees with. Not over one it is with a character read twice taken out
-    /// (`tookOutReadTwice`), nor over one with a character more: which of those leads is the
-    /// extractor's to say. Over itself with a character lost otherwise (a frame that saw part of
-    /// the line, a data identifier's S taken off a code), it goes.
+    /// (`Settling.ledDisagreement`: a frame that read the code and not the line has no say, and one
+    /// that missed the line's caption the window read saw less than one that led with the window's
+    /// first); a value the window lost is otherwise listed second, after the one it disagrees with.
+    /// Not over one it is with a character read twice taken out (`tookOutReadTwice`), nor over one
+    /// with a character more: which of those leads is the extractor's to say. Over itself with a
+    /// character lost otherwise (a frame that saw part of the line, a data identifier's S taken off
+    /// a code), it goes.
     static func putFramesFirstValueFirst(_ candidates: inout [SerialCandidate], _ collected: Settling) {
-        let counts = collected.firstOnFrames
-        let ranked = framesFirstOrder(counts)
-        guard let best = ranked.first, let count = counts[best], count >= 2,
-            ranked.dropFirst().first.map({ counts[$0, default: 0] < count }) ?? true
+        let (ranked, votes) = framesFirstByPrint(collected.firstOnFrames, listed: candidates.map(\.value))
+        guard let best = ranked.first, let count = votes[best], count >= 2,
+            ranked.first(where: { OCRConfusion.fold($0) != OCRConfusion.fold(best) }).map({ votes[$0, default: 0] < count }) ?? true
         else { return }
         if let top = candidates.first, Self.oneCharacterApart(best, top.value),
             best.count < top.value.count || Self.tookOutReadTwice(best, giving: top.value, collected)
@@ -265,6 +265,21 @@ public struct SerialChooser: Sendable, Hashable {
             if likelier(x.key, y.key) != likelier(y.key, x.key) { return likelier(x.key, y.key) }
             return x.key < y.key
         }.map(\.key)
+    }
+
+    /// The frames' votes (`counts`) by print: each value with the frames that put it or another
+    /// reading of the same print first (alike up to look-alikes: "PFIF7FYK" and "PF1F7FYK"), and
+    /// the values, the print most frames put first first. Of its readings, the one more frames
+    /// put first leads; of two put first as often, the one the window `listed` first (its vote,
+    /// character by character, over every frame's lines), then as `framesFirstOrder` has them.
+    static func framesFirstByPrint(_ counts: [String: Int], listed: [String]) -> (ranked: [String], votes: [String: Int]) {
+        let prints = Dictionary(grouping: counts, by: { OCRConfusion.fold($0.key) }).mapValues { $0.map(\.value).reduce(0, +) }
+        let votes = Dictionary(uniqueKeysWithValues: counts.keys.map { ($0, prints[OCRConfusion.fold($0)] ?? 0) })
+        func key(_ value: String, _ offset: Int) -> (Int, Int, Int, Int) {
+            (-votes[value]!, -counts[value]!, listed.firstIndex(of: value) ?? Int.max, offset)
+        }
+        let ranked = framesFirstOrder(counts).enumerated().sorted { key($0.element, $0.offset) < key($1.element, $1.offset) }
+        return (ranked.map(\.element), votes)
     }
 
     /// Whether `candidate` was read in print alone and disagrees with nothing.

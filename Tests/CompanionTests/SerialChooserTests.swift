@@ -364,6 +364,39 @@ struct FirstOnFramesTests {
         #expect(apart.map(\.value) == ["HWD790155"])
     }
 
+    @Test("two readings of one print, alike up to look-alikes, are one print's frames: it leads, in the reading more of them read")
+    func readingsOfOnePrintCountTogether() {
+        // Two frames read the serial's 1 as I, two as 1, one misread it otherwise; the window
+        // joined the line with the next into a longer value.
+        var settling = Settling(startedAt: .zero, voting: true)
+        for value in [
+            "SERIAL NBR: PFIF7FYK", "SERIAL NBR: PF1F7FYK", "SERIAL NBR: PFIF7FYK", "SERIAL NBR: PF1F7FYK", "SERIAL NBR: PRIFTFYK",
+        ] {
+            settling.add([printed(value, line: 1)])
+        }
+        #expect(settling.firstOnFrames == ["PFIF7FYK": 2, "PF1F7FYK": 2, "PRIFTFYK": 1])
+        // As many frames read each: the one the window lists first leads, else the one OCR reads
+        // the other for.
+        let listed = ["PFAIF7FYKMTM", "PF1F7FYK"]
+        let (ranked, votes) = SerialChooser.framesFirstByPrint(settling.firstOnFrames, listed: listed)
+        #expect(ranked == ["PF1F7FYK", "PFIF7FYK", "PRIFTFYK"] && votes == ["PFIF7FYK": 4, "PF1F7FYK": 4, "PRIFTFYK": 1])
+        #expect(SerialChooser.framesFirstByPrint(settling.firstOnFrames, listed: ["PFIF7FYK", "PF1F7FYK"]).ranked.first == "PFIF7FYK")
+        #expect(SerialChooser.framesFirstByPrint(settling.firstOnFrames, listed: []).ranked.first == "PF1F7FYK")
+        var rows = listed.map(text)
+        SerialChooser.putFramesFirstValueFirst(&rows, settling)
+        #expect(rows.map(\.value) == ["PF1F7FYK", "PFAIF7FYKMTM"])
+        // Read so on more frames, the I leads; a print of fewer frames than another value does not.
+        settling.add([printed("SERIAL NBR: PFIF7FYK", line: 1)])
+        #expect(SerialChooser.framesFirstByPrint(settling.firstOnFrames, listed: listed).ranked.first == "PFIF7FYK")
+        var other = Settling(startedAt: .zero, voting: true)
+        for value in ["S/N: AB12345678", "S/N: AB12345678", "S/N: AB12345678", "S/N: PFIF7FYK", "S/N: PF1F7FYK"] {
+            other.add([printed(value, line: 1)])
+        }
+        var kept = [text("PF1F7FYK")]
+        SerialChooser.putFramesFirstValueFirst(&kept, other)
+        #expect(kept.map(\.value) == ["AB12345678", "PF1F7FYK"])
+    }
+
     @Test("the frames' value goes over itself with a character lost, not over itself with a character read twice taken out")
     func characterLostOrReadTwice() {
         var settling = Settling(startedAt: .zero, voting: true)
