@@ -101,11 +101,13 @@ struct Pool {
     /// the barcode's text, backed by both (only a difference no confusion explains is a
     /// disagreement; for a labelled print, nor one of `Tokens.weakPairs`, E for F). So does a
     /// labelled printed value OCR cut short, the start or end of one barcode's value: what it
-    /// read agrees.
+    /// read agrees; unless a print read whole holds it too and disagrees with that barcode
+    /// (`cutFromDisagreeing`): it is that print cut short, and joins it.
     mutating func mergeConfusedPrint() {
         let printedOnly = entries.filter { !$0.value.fromBarcode && $0.value.textValue != nil && !$0.value.exactOnly }
         // In the order the values were read: a dictionary's own order changes from run to run.
-        for (key, printed) in printedOnly.sorted(by: { $0.value.order < $1.value.order }) {
+        for key in printedOnly.sorted(by: { $0.value.order < $1.value.order }).map(\.key) {
+            guard let printed = entries[key] else { continue }
             let read = printed.textValue!
             let labelled = printed.sources.contains(.labelledText)
             var matches = entries.filter {
@@ -118,7 +120,10 @@ struct Pool {
                 matches = matches.filter { $0.value.barcodeValue?.count == read.count }
             }
             if matches.isEmpty, labelled {
-                matches = entries.filter { $0.value.exactBarcode && $0.value.barcodeValue.map { Tokens.partOf(read, $0) } == true }
+                matches = cutFromDisagreeing(read, key: key)
+                if matches.isEmpty {
+                    matches = entries.filter { $0.value.exactBarcode && $0.value.barcodeValue.map { Tokens.partOf(read, $0) } == true }
+                }
             }
             guard matches.count == 1, let target = matches.first else { continue }
             var entry = target.value
@@ -131,6 +136,19 @@ struct Pool {
             entry.order = min(entry.order, printed.order)
             entries[target.key] = entry
             entries[key] = nil
+        }
+    }
+
+    /// The prints read whole that `read`, a labelled print cut short, is the start or end of
+    /// (`Tokens.partOf`), where each is the same field as a barcode's exact value that holds
+    /// `read` as well and disagrees with it (a character or two apart: `Tokens.sameField`). A
+    /// line read whole on one frame and cut short on another (glare, a thumb, the edge of the
+    /// view) is one print: its piece agrees with the print, not with the barcode it disagrees with.
+    func cutFromDisagreeing(_ read: String, key: String) -> [String: Entry] {
+        let barcodes = entries.values.filter(\.exactBarcode).compactMap(\.barcodeValue).filter { Tokens.partOf(read, $0) }
+        return entries.filter { other in
+            guard other.key != key, !other.value.fromBarcode, let whole = other.value.textValue else { return false }
+            return Tokens.partOf(read, whole) && barcodes.contains { Tokens.sameField(whole, $0) }
         }
     }
 

@@ -697,6 +697,19 @@ struct ExtractorTests {
         #expect(SerialExtractor.candidates([code("SXQ12345")]).first?.value == "SXQ12345")
     }
 
+    @Test("a labelled print cut short that a print read whole holds is that print's piece, not the barcode's the whole disagrees with")
+    func pieceOfDisagreeingPrint() {
+        let barcode = code("ZM17DL749583")
+        let whole = text("ZM17DL749589", 2)
+        let cut = SerialExtractor.candidates([barcode, text("S/N: ZM17DL749", 1), whole])
+        #expect(cut.first?.value == "ZM17DL749589", "\(cut)")
+        #expect(cut.first?.disagreesWith == ["ZM17DL749583"] && cut.first?.evidence == .text, "\(cut)")
+        #expect(cut.first { $0.value == "ZM17DL749583" }?.evidence == .barcode, "\(cut)")
+        // With no print read whole, the piece agrees with the barcode, as before.
+        let alone = SerialExtractor.candidates([barcode, text("S/N: ZM17DL749", 1)])
+        #expect(alone.map(\.value) == ["ZM17DL749583"] && alone.first?.evidence == .agree, "\(alone)")
+    }
+
     @Test("a value printed in a ruled box: the box's rule, read into the value as a bar, is not part of it")
     func ruleReadIntoValue() {
         let samsung = SerialExtractor.candidates([
