@@ -85,6 +85,23 @@ struct Grammar {
         return prefix + String(corrected.dropFirst(prefix.count))
     }
 
+    /// `value` in this format with the start of the vendor's mark put back, where a thumb, glare
+    /// or the edge of the view cut it off: the format opens with three fixed characters or more
+    /// (Western Digital's "WD-W"), the value starts with the last two of them at least (the mark
+    /// cut short, not missing: "-WMC4N..."), and with the rest put back it fits. With the
+    /// characters put back; nil otherwise.
+    func markPutBack(_ value: String) -> (value: String, mark: String)? {
+        let marks = pattern.prefix { if case .literal = $0 { true } else { false } }.compactMap { position -> Character? in
+            if case .literal(let fixed) = position { fixed } else { nil }
+        }
+        guard marks.count >= 3 else { return nil }
+        for cut in 1...(marks.count - 2) where value.hasPrefix(String(marks[cut...])) {
+            let mark = String(marks.prefix(cut))
+            if let fitted = fit(mark + value) { return (fitted, mark) }
+        }
+        return nil
+    }
+
     static func parse(
         _ vendor: String, _ text: String, prefixes: [String] = [], never: [Character: Character] = [:], makers: [String] = []
     ) -> Grammar {

@@ -63,6 +63,8 @@ public struct Provenance: Sendable, Hashable, CustomStringConvertible {
         case expressServiceCode
         /// Another reading of the same print, which folds to the value's own.
         case readAnotherWay
+        /// The start of the maker's mark, cut off where it was read, put back as its format has it.
+        case markPutBack(String)
 
         /// An O read as it was printed, a Q: the least likely of a value's readings.
         public static let qForO = Remake.lookAlikes([LookAlike("Q", for: "O")])
@@ -75,6 +77,7 @@ public struct Provenance: Sendable, Hashable, CustomStringConvertible {
             case .characterReadTwiceTakenOut: "a character read twice taken out"
             case .expressServiceCode: "the Express Service Code"
             case .readAnotherWay: "read another way"
+            case .markPutBack(let mark): "\(mark) put back, as the maker's format starts"
             }
         }
     }

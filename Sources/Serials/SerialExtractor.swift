@@ -229,6 +229,10 @@ public enum SerialExtractor {
             guard let once else { return }
             pool.add(once, place: reading.provenance.remade(.characterReadTwiceTakenOut), source: .labelledText, exactOnly: true)
         }
+        // A value with the start of its maker's mark cut off (`Grammar.markPutBack`): first, with it put back.
+        if let restored = makersFormats.lazy.compactMap({ $0.markPutBack(value) }).first {
+            pool.add(restored.value, place: reading.provenance.remade(.markPutBack(restored.mark)), source: .labelledText)
+        }
         if onceFirst { addOnce() }
         pool.add(corrected, place: reading.provenance, source: .labelledText)
         for second in strays {

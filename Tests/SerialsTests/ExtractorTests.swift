@@ -697,6 +697,27 @@ struct ExtractorTests {
         #expect(SerialExtractor.candidates([code("SXQ12345")]).first?.value == "SXQ12345")
     }
 
+    @Test(
+        "a print whose maker's mark a thumb or the view's edge cut short is offered first with the mark put back, on the maker's label only"
+    )
+    func markPutBack() {
+        let wd = Grammar.known.first { $0.vendor == "WD" }!
+        #expect(wd.markPutBack("-WMC4NCRZ6072")?.value == "WD-WMC4NCRZ6072")
+        #expect(wd.markPutBack("-WMC4NCRZ6072")?.mark == "WD")
+        #expect(wd.markPutBack("D-WMC4NCRZ6072")?.value == "WD-WMC4NCRZ6072")
+        // The last two of the mark's characters at least: a value of another field is no
+        // serial with its mark lost.
+        #expect(wd.markPutBack("WMC4NCRZ6072") == nil)
+        #expect(wd.markPutBack("-WMC4NCRZ607") == nil, "too short for the format")
+        #expect(Grammar.known.first { $0.vendor == "Samsung" }!.markPutBack("3NHP0V876327B") == nil, "one fixed character is no mark")
+        let cut = SerialExtractor.candidates([text("WD Blue 1TB", 1), text("S/N: -WMC4NCRZ6072", 2)])
+        #expect(cut.map(\.value) == ["WD-WMC4NCRZ6072", "-WMC4NCRZ6072"], "\(cut)")
+        #expect(cut.first?.whereRead == ["printed line 2 (WD put back, as the maker's format starts)"])
+        // A label that does not name the maker: nothing put back.
+        let unnamed = SerialExtractor.candidates([text("S/N: -WMC4NCRZ6072", 1)])
+        #expect(!unnamed.map(\.value).contains("WD-WMC4NCRZ6072"), "\(unnamed)")
+    }
+
     @Test("a labelled print cut short that a print read whole holds is that print's piece, not the barcode's the whole disagrees with")
     func pieceOfDisagreeingPrint() {
         let barcode = code("ZM17DL749583")
