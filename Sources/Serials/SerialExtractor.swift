@@ -306,10 +306,22 @@ public enum SerialExtractor {
         // is that tag (OCR lost the tag, or misread it past mending), the code's own tag is one,
         // read from the code's line. It comes first where no candidate is in the format of the
         // maker the label names and the tag is (a few characters read off a blurred tag are not).
+        // Where no print of that field was read, a barcode a character or two from the tag (the
+        // same field) disagrees with it, and the tag goes before it: the code proves what the
+        // label prints, and both are shown, each saying so (SERIAL-3). Beside a print of the
+        // field, the code's tag is another reading of it (the code misread).
         for (esc, place) in zip(escs, escPlaces) {
             guard let tag = Tokens.tag(ofESC: esc), !found.contains(where: { Tokens.base36($0.value) == esc }) else { continue }
-            let candidate = SerialCandidate(
+            var candidate = SerialCandidate(
                 value: tag, provenance: [place.remade(.expressServiceCode)], evidence: .text, disagreesWith: [])
+            if !found.contains(where: { $0.evidence == .text && Tokens.sameField($0.value, tag) }),
+                let coded = found.firstIndex(where: { $0.evidence != .text && Tokens.sameField($0.value, tag) })
+            {
+                candidate.disagreesWith = [found[coded].value]
+                found[coded].disagreesWith.append(tag)
+                found.insert(candidate, at: coded)
+                continue
+            }
             let first = makersFormats.holdAny(tag) && !found.contains { makersFormats.holdAny($0.value) }
             found.insert(candidate, at: first ? 0 : found.count)
         }

@@ -767,6 +767,18 @@ struct ExtractorTests {
             text("DELL Latitude $420", 1), text("SVC TAG: SBRAC", 2), text("Express Service Code: 7241032164", 3),
         ])
         #expect(short.map(\.value) == ["3BR4G6C", "SBRAC"])
+        // The tag's own print lost, its barcode a character from the code's tag: the two
+        // disagree, the code's tag first (59745259271 is RG2S93B in base 36).
+        let coded = SerialExtractor.candidates([
+            text("DELL POWEREDGE R650", 1), text("Express Service Code: 59745259271", 2), text("SVC TAG:", 3), code("RG9S93B"),
+        ])
+        #expect(coded.map(\.value) == ["RG2S93B", "RG9S93B"], "\(coded)")
+        #expect(coded.first?.disagreesWith == ["RG9S93B"] && coded.last?.disagreesWith == ["RG2S93B"], "\(coded)")
+        // A barcode of another field is no disagreement.
+        let other = SerialExtractor.candidates([
+            text("DELL POWEREDGE R650", 1), text("Express Service Code: 59745259271", 2), code("CN0KQMAN39566VMSH2YD"),
+        ])
+        #expect(other.allSatisfy { $0.disagreesWith.isEmpty }, "\(other)")
     }
 
     func luhnValid(_ s: String) -> Bool {
