@@ -161,10 +161,11 @@ public struct SerialChooser: Sendable, Hashable {
 
     /// The value most frames put first, each frame read alone, on two frames at least and more than
     /// any other, goes first (readings of one print alike up to look-alikes counted together:
-    /// `framesFirstByPrint`): the window's joined lines (boxes the hand moved between frames) can
-    /// rank another first, or lose it (a frame that showed part of the label read last), and then
-    /// it is listed as its first frame listed it, where every value it disagrees with is listed
-    /// (`listLost`). Over a value it disagrees with too (both stay listed, each saying so:
+    /// `framesFirstByPrint`; a value no frame read whole, its start and its end read on frames
+    /// that each showed part of the line, on their frames: `withPiecesJoined`): the window's
+    /// joined lines (boxes the hand moved between frames) can rank another first, or lose it (a
+    /// frame that showed part of the label read last), and then it is listed as its first frame
+    /// listed it, where every value it disagrees with is listed (`listLost`). Over a value it disagrees with too (both stay listed, each saying so:
     /// SERIAL-3) where frames that read both led with it and none with the other
     /// (`Settling.ledDisagreement`: a frame that read the code and not the line has no say, and one
     /// that missed the line's caption the window read saw less than one that led with the window's
@@ -174,7 +175,8 @@ public struct SerialChooser: Sendable, Hashable {
     /// character lost otherwise (a frame that saw part of the line, a data identifier's S taken off
     /// a code), it goes.
     static func putFramesFirstValueFirst(_ candidates: inout [SerialCandidate], _ collected: Settling) {
-        let (ranked, votes) = framesFirstByPrint(collected.firstOnFrames, listed: candidates.map(\.value))
+        let (counts, firsts) = withPiecesJoined(collected.firstOnFrames, collected.firstCandidates)
+        let (ranked, votes) = framesFirstByPrint(counts, listed: candidates.map(\.value))
         guard let best = ranked.first, let count = votes[best], count >= 2,
             ranked.first(where: { OCRConfusion.fold($0) != OCRConfusion.fold(best) }).map({ votes[$0, default: 0] < count }) ?? true
         else { return }
@@ -184,7 +186,7 @@ public struct SerialChooser: Sendable, Hashable {
             return
         }
         let listed = candidates.firstIndex { $0.value == best }
-        let lost = listed == nil ? collected.firstCandidates[best] : nil
+        let lost = listed == nil ? firsts[best] : nil
         if let top = candidates.first, top.disagreesWith.contains(best) || lost?.disagreesWith.contains(top.value) == true,
             collected.ledDisagreement[best, default: 0] == 0 || collected.ledDisagreement[top.value, default: 0] > 0
         {
@@ -253,6 +255,58 @@ public struct SerialChooser: Sendable, Hashable {
         framesFirstOrder(collected.firstOnFrames).compactMap { collected.firstCandidates[$0] }
     }
 
+    /// The frames' votes (`counts`) and the candidates they put first (`firsts`), with each value
+    /// no frame read whole that two of them are pieces of (`joined`): frames that each showed
+    /// part of the line (a thumb, glare or the edge of the view over the rest) read its start
+    /// and its end. The whole stands for every frame that put one of its pieces first (the two,
+    /// and any `isPiece` of it), as read on both pieces' lines. Not where one value put first
+    /// holds both pieces already: the line was read whole.
+    static func withPiecesJoined(
+        _ counts: [String: Int], _ firsts: [String: SerialCandidate]
+    ) -> (counts: [String: Int], firsts: [String: SerialCandidate]) {
+        var (joinedCounts, joinedFirsts) = (counts, firsts)
+        let pieces = counts.keys.sorted().filter { firsts[$0].map(isPlainPrint) == true }
+        for start in pieces {
+            for end in pieces where end != start {
+                guard let whole = joined(start, end), joinedCounts[whole] == nil,
+                    !counts.keys.contains(where: { holds($0, start) && holds($0, end) })
+                else { continue }
+                let parts = counts.filter { $0.key == start || $0.key == end || isPiece($0.key, of: whole) }
+                joinedCounts[whole] = parts.values.reduce(0, +)
+                var places: [Provenance] = []
+                for place in [start, end].compactMap({ firsts[$0] }).flatMap(\.provenance)
+                where !places.contains(place.remade(.piecesJoined)) {
+                    places.append(place.remade(.piecesJoined))
+                }
+                joinedFirsts[whole] = SerialCandidate(value: whole, provenance: places, evidence: .text, disagreesWith: [])
+            }
+        }
+        return (joinedCounts, joinedFirsts)
+    }
+
+    /// `start` run on into `end`, where the end of one is the start of the other over six
+    /// characters or more (look-alikes folded) and the whole is longer than either: "VM02KW85260"
+    /// and "2KW852604" are "VM02KW852604". Nil otherwise, or where the whole would be longer
+    /// than a serial's 24 characters.
+    static func joined(_ start: String, _ end: String) -> String? {
+        let (head, tail) = (Array(OCRConfusion.fold(start)), Array(OCRConfusion.fold(end)))
+        let longest = min(head.count, tail.count) - 1
+        guard longest >= 6 else { return nil }
+        for overlap in stride(from: longest, through: 6, by: -1) where Array(head.suffix(overlap)) == Array(tail.prefix(overlap)) {
+            let whole = start + end.dropFirst(overlap)
+            return whole.count <= 24 ? whole : nil
+        }
+        return nil
+    }
+
+    /// Whether `value` holds `piece` as a run of its characters, up to look-alikes and one
+    /// character more.
+    static func holds(_ value: String, _ piece: String) -> Bool {
+        let (long, short) = (Array(OCRConfusion.fold(value)), Array(OCRConfusion.fold(piece)))
+        guard short.count <= long.count else { return false }
+        return (0...(long.count - short.count)).contains { start in zip(short, long[start...]).count { $0 != $1 } <= 1 }
+    }
+
     /// Values put first on frames (`counts`: on how many), the value put first on most frames
     /// first; of two put first as often, the one OCR reads the other for (5 read as S: S05 before
     /// S0S), else in the order of their characters.
@@ -289,11 +343,7 @@ public struct SerialChooser: Sendable, Hashable {
     /// `piece` as a run of its characters up to look-alikes and one character more; four
     /// characters at least.
     static func isPiece(_ piece: String, of whole: String) -> Bool {
-        let (short, long) = (Array(OCRConfusion.fold(piece)), Array(OCRConfusion.fold(whole)))
-        guard short.count >= 4, long.count >= short.count + 2 else { return false }
-        return (0...(long.count - short.count)).contains { start in
-            zip(short, long[start...]).count { $0 != $1 } <= 1
-        }
+        piece.count >= 4 && whole.count >= piece.count + 2 && holds(whole, piece)
     }
 
     /// Whether the window made `shorter` of `value` by taking out a character OCR read twice from

@@ -65,6 +65,8 @@ public struct Provenance: Sendable, Hashable, CustomStringConvertible {
         case readAnotherWay
         /// The start of the maker's mark, cut off where it was read, put back as its format has it.
         case markPutBack(String)
+        /// Run on with a piece of the same line another frame read: each frame saw part of it.
+        case piecesJoined
 
         /// An O read as it was printed, a Q: the least likely of a value's readings.
         public static let qForO = Remake.lookAlikes([LookAlike("Q", for: "O")])
@@ -78,6 +80,7 @@ public struct Provenance: Sendable, Hashable, CustomStringConvertible {
             case .expressServiceCode: "the Express Service Code"
             case .readAnotherWay: "read another way"
             case .markPutBack(let mark): "\(mark) put back, as the maker's format starts"
+            case .piecesJoined: "joined with what another frame read of the line"
             }
         }
     }

@@ -397,6 +397,41 @@ struct FirstOnFramesTests {
         #expect(kept.map(\.value) == ["AB12345678", "PF1F7FYK"])
     }
 
+    @Test("two frames that each saw part of a line, its start and its end: the whole no frame read is joined, and leads on their votes")
+    func piecesOfOneLineJoined() {
+        // A MAC address's barcode decoded on two frames; three frames read the serial's line
+        // cut short, each where a thumb or the edge of the view hid the rest.
+        let mac = Reading(value: "1C4032441289", source: .barcode(symbology: "CODE-128"), box: Box(x: 10, y: 60, width: 300, height: 40))
+        var settling = Settling(startedAt: .zero, voting: true)
+        let title = printed("SUPERMICRO X11DPi-N", line: 1)
+        for frame in [
+            [mac, title], [mac, title], [printed("S/N: VM02KW85260", line: 1)], [printed("S/N: 2KW852604", line: 1)],
+            [printed("S/N: VM02KV", line: 1)],
+        ] {
+            settling.add(frame)
+        }
+        #expect(settling.firstOnFrames == ["1C4032441289": 2, "VM02KW85260": 1, "2KW852604": 1, "VM02KV": 1])
+        let (counts, firsts) = SerialChooser.withPiecesJoined(settling.firstOnFrames, settling.firstCandidates)
+        #expect(counts["VM02KW852604"] == 3, "its two pieces and the piece VM02KV")
+        #expect(firsts["VM02KW852604"]?.whereRead == ["printed line 1 (joined with what another frame read of the line)"])
+        var rows = [text("VM02KV"), SerialCandidate(value: "1C4032441289", provenance: [], evidence: .barcode, disagreesWith: [])]
+        SerialChooser.putFramesFirstValueFirst(&rows, settling)
+        #expect(rows.map(\.value) == ["VM02KW852604", "VM02KV", "1C4032441289"])
+        // The end of one is the start of the other over six characters at least, and the whole
+        // is longer than either.
+        #expect(SerialChooser.joined("VM02KW85260", "2KW852604") == "VM02KW852604")
+        #expect(SerialChooser.joined("VMO2KW85260", "2KW852604") == "VMO2KW852604", "look-alikes folded")
+        #expect(SerialChooser.joined("2KW852604", "VM02KW85260") == nil)
+        #expect(SerialChooser.joined("VM02KW8526", "52604") == nil)
+        #expect(SerialChooser.joined("VM02KW85260", "02KW85260") == nil, "one holds the other")
+        // Where a frame read the line whole, no pieces are joined.
+        var whole = settling
+        whole.add([printed("S/N: VM02KW852604", line: 1)])
+        #expect(SerialChooser.withPiecesJoined(whole.firstOnFrames, whole.firstCandidates).counts == whole.firstOnFrames)
+        // Nor values a frame read with a barcode's.
+        #expect(SerialChooser.withPiecesJoined(["VM02KW85260": 1, "2KW852604": 1], [:]).counts.count == 2)
+    }
+
     @Test("the frames' value goes over itself with a character lost, not over itself with a character read twice taken out")
     func characterLostOrReadTwice() {
         var settling = Settling(startedAt: .zero, voting: true)
