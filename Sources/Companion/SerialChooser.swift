@@ -200,6 +200,33 @@ public struct SerialChooser: Sendable, Hashable {
         }
     }
 
+    /// The window's first value with a character lost at its start or end, where a frame read
+    /// alone put the value with that character first as often at least: the value with it goes
+    /// first (a frame that showed part of the line, a character at the edge of what was seen,
+    /// read it short). Not a value with an S or a 5 before it (a data identifier's S, or a
+    /// keyword's, read on), nor one the window made shorter by taking out a character read twice
+    /// (`tookOutReadTwice`). Where more frames put one of them first, `putFramesFirstValueFirst`
+    /// has said which leads; the last of the window's orderings, after a value read whole has
+    /// gone over its pieces (`putWholeBeforeFragments`).
+    static func putEdgeCharacterBack(_ candidates: inout [SerialCandidate], _ collected: Settling) {
+        guard let top = candidates.first, isPlainPrint(top) else { return }
+        let counts = collected.firstOnFrames
+        let short = OCRConfusion.fold(top.value)
+        let longer = framesFirstOrder(counts).first { value in
+            let long = OCRConfusion.fold(value)
+            return long.count == short.count + 1 && (long.hasPrefix(short) || long.hasSuffix(short) && !long.hasPrefix("5"))
+                && counts[value, default: 0] >= counts[top.value, default: 0]
+                && collected.firstCandidates[value].map(isPlainPrint) == true
+                && !tookOutReadTwice(value, giving: top.value, collected)
+        }
+        guard let longer else { return }
+        if let listed = candidates.firstIndex(where: { $0.value == longer }) {
+            candidates.insert(candidates.remove(at: listed), at: 0)
+        } else if let lost = collected.firstCandidates[longer] {
+            listLost(lost, &candidates, at: 0)
+        }
+    }
+
     /// `lost`, a value the frames put first and the window lost, listed at `index`, where every
     /// value it disagrees with is listed: each of those then says it disagrees with `lost` too.
     static func listLost(_ lost: SerialCandidate, _ candidates: inout [SerialCandidate], at index: Int) {
@@ -376,6 +403,7 @@ public struct SerialChooser: Sendable, Hashable {
         Self.putFramesFirstValueFirst(&candidates, collected)
         Self.listLostWholes(&candidates, collected)
         Self.putWholeBeforeFragments(&candidates, firstOnFrames: collected.firstOnFrames)
+        Self.putEdgeCharacterBack(&candidates, collected)
         // Lines of frames the hand moved, joined, can pair every value with another field's
         // keyword: where the window offers nothing, what its frames offered read alone is offered.
         if candidates.isEmpty { candidates = Self.framesFirstValues(collected) }

@@ -432,6 +432,32 @@ struct FirstOnFramesTests {
         #expect(SerialChooser.withPiecesJoined(["VM02KW85260": 1, "2KW852604": 1], [:]).counts.count == 2)
     }
 
+    @Test("read once whole and once with a character lost at the edge of what was seen, the whole leads; not a data identifier's S read on")
+    func edgeCharacterPutBack() {
+        // One frame read the line whole; the next showed it up to the edge of the view, its
+        // last character cut off. The window's joined lines list the short one.
+        var settling = Settling(startedAt: .zero, voting: true)
+        settling.add([printed("Serial No.: MXL2791YSA", line: 1)])
+        settling.add([printed("Serial No.: MXL2791YS", line: 1)])
+        #expect(settling.firstOnFrames == ["MXL2791YSA": 1, "MXL2791YS": 1])
+        var rows = [text("MXL2791YS"), text("MXL2791Y5")]
+        SerialChooser.putEdgeCharacterBack(&rows, settling)
+        #expect(rows.map(\.value) == ["MXL2791YSA", "MXL2791YS", "MXL2791Y5"])
+        // Read short on more frames than whole: as listed.
+        var more = settling
+        more.add([printed("Serial No.: MXL2791YS", line: 1)])
+        var kept = [text("MXL2791YS")]
+        SerialChooser.putEdgeCharacterBack(&kept, more)
+        #expect(kept.map(\.value) == ["MXL2791YS"])
+        // An S before the value is a data identifier's or a keyword's, read on: as listed.
+        var prefixed = Settling(startedAt: .zero, voting: true)
+        prefixed.add([printed("Serial No.: SAZ1223469295", line: 1)])
+        prefixed.add([printed("Serial No.: AZ1223469295", line: 1)])
+        var plain = [text("AZ1223469295")]
+        SerialChooser.putEdgeCharacterBack(&plain, prefixed)
+        #expect(plain.map(\.value) == ["AZ1223469295"])
+    }
+
     @Test("the frames' value goes over itself with a character lost, not over itself with a character read twice taken out")
     func characterLostOrReadTwice() {
         var settling = Settling(startedAt: .zero, voting: true)
