@@ -165,11 +165,12 @@ public struct SerialChooser: Sendable, Hashable {
     /// that each showed part of the line, on their frames: `withPiecesJoined`): the window's
     /// joined lines (boxes the hand moved between frames) can rank another first, or lose it (a
     /// frame that showed part of the label read last), and then it is listed as its first frame
-    /// listed it, where every value it disagrees with is listed (`listLost`). Over a value it disagrees with too (both stay listed, each saying so:
-    /// SERIAL-3) where frames that read both led with it and none with the other
-    /// (`Settling.ledDisagreement`: a frame that read the code and not the line has no say, and one
-    /// that missed the line's caption the window read saw less than one that led with the window's
-    /// first); a value the window lost is otherwise listed second, after the one it disagrees with.
+    /// listed it, where every value it disagrees with is listed (`listLost`). Over a value it
+    /// disagrees with too (both stay listed, each saying so: SERIAL-3) where frames that read both
+    /// led with it and none with the other (`Settling.ledDisagreement`: a frame that read the code
+    /// and not the line has no say, and one that missed the line's caption the window read saw
+    /// less than one that led with the window's first); a value the window lost is otherwise
+    /// listed second, after the one it disagrees with.
     /// Not over one it is with a character read twice taken out (`tookOutReadTwice`), nor over one
     /// with a character more: which of those leads is the extractor's to say. Over itself with a
     /// character lost otherwise (a frame that saw part of the line, a data identifier's S taken off
@@ -185,15 +186,20 @@ public struct SerialChooser: Sendable, Hashable {
         {
             return
         }
-        let listed = candidates.firstIndex { $0.value == best }
-        let lost = listed == nil ? firsts[best] : nil
+        let lost = candidates.contains { $0.value == best } ? nil : firsts[best]
         if let top = candidates.first, top.disagreesWith.contains(best) || lost?.disagreesWith.contains(top.value) == true,
             collected.ledDisagreement[best, default: 0] == 0 || collected.ledDisagreement[top.value, default: 0] > 0
         {
             if let lost { listLost(lost, &candidates, at: 1) }
             return
         }
-        if let listed {
+        putFirst(best, lost: lost, &candidates)
+    }
+
+    /// `value` first: moved up where it is listed, else `lost` (as a frame listed it) listed
+    /// first (`listLost`).
+    static func putFirst(_ value: String, lost: SerialCandidate?, _ candidates: inout [SerialCandidate]) {
+        if let listed = candidates.firstIndex(where: { $0.value == value }) {
             candidates.insert(candidates.remove(at: listed), at: 0)
         } else if let lost {
             listLost(lost, &candidates, at: 0)
@@ -220,11 +226,7 @@ public struct SerialChooser: Sendable, Hashable {
                 && !tookOutReadTwice(value, giving: top.value, collected)
         }
         guard let longer else { return }
-        if let listed = candidates.firstIndex(where: { $0.value == longer }) {
-            candidates.insert(candidates.remove(at: listed), at: 0)
-        } else if let lost = collected.firstCandidates[longer] {
-            listLost(lost, &candidates, at: 0)
-        }
+        putFirst(longer, lost: collected.firstCandidates[longer], &candidates)
     }
 
     /// `lost`, a value the frames put first and the window lost, listed at `index`, where every
