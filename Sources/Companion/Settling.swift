@@ -133,6 +133,8 @@ public struct Settling: Sendable, Hashable {
     private var latest: [Seen] = []
     /// For each value, on how many frames read for text it was the first candidate of that frame
     /// read alone, when `voting`: what the frames say without their lines joined across frames.
+    /// A frame that read nothing but its label's title or a maker's name and model puts no value
+    /// first: a model read on more frames does not outvote a serial read on fewer.
     public private(set) var firstOnFrames: [String: Int] = [:]
     /// Each of those values as the first frame to put it first listed it.
     public private(set) var firstCandidates: [String: SerialCandidate] = [:]
@@ -158,7 +160,7 @@ public struct Settling: Sendable, Hashable {
     public mutating func add(_ readings: [Reading]) {
         if voting { latest = [] }
         if voting, readings.contains(where: { !$0.source.isBarcode }),
-            let first = SerialExtractor.candidates(from: readings).first
+            let first = SerialExtractor.candidates(from: readings, titles: false).first
         {
             firstOnFrames[first.value, default: 0] += 1
             if firstCandidates[first.value] == nil { firstCandidates[first.value] = first }

@@ -110,7 +110,9 @@ public struct SerialReading: Sendable, Hashable {
 /// agreement first; where a barcode and a labelled printed value look like the same field but
 /// differ, both are listed, next to each other, each naming the other.
 public enum SerialExtractor {
-    public static func candidates(_ given: [SerialReading]) -> [SerialCandidate] {
+    /// `titles`: whether the codes of the label's top line or of a line that opens with a
+    /// maker's name (its model) are offered where nothing else is (`shapedLikeSerials`).
+    public static func candidates(_ given: [SerialReading], titles: Bool = true) -> [SerialCandidate] {
         // The vendor formats that apply to this label, and those of the makers it names (its
         // words are the same however its lines are joined): of two readings of one value's
         // print, the one in a named maker's format first.
@@ -134,7 +136,7 @@ public enum SerialExtractor {
             expressServiceCodes: escs, formats: decisive, makersFormats: makersFormats, captioned: captioned,
             apartFromBars: Layout.apartFromBars(readings))
         addTags(ofExpressServiceCodes: escs, at: escPlaces, makersFormats: makersFormats, to: &found)
-        return found.isEmpty ? shapedLikeSerials(readings, formats: decisive, makersFormats: makersFormats) : found
+        return found.isEmpty ? shapedLikeSerials(readings, formats: decisive, makersFormats: makersFormats, titles: titles) : found
     }
 
     /// The printed lines into `pool`: each value its keyword names (or none names), each value
@@ -333,10 +335,12 @@ public enum SerialExtractor {
     /// printed; failing those, the unlabelled values shaped like codes (letters and digits
     /// both, six or more, nothing else, or letters alone in the format of the maker the label
     /// names), then numbers of seven digits or more (a nameplate's serial), those of the
-    /// label's top line or of a line that opens with a maker's name (its maker and model) last.
-    /// Better the values the camera read to tap than typing one by hand; what a keyword names as
-    /// something else is never among them.
-    static func shapedLikeSerials(_ readings: [SerialReading], formats: [Grammar], makersFormats: [Grammar] = []) -> [SerialCandidate] {
+    /// label's top line or of a line that opens with a maker's name (its maker and model) last,
+    /// where `titles` says so. Better the values the camera read to tap than typing one by hand;
+    /// what a keyword names as something else is never among them.
+    static func shapedLikeSerials(
+        _ readings: [SerialReading], formats: [Grammar], makersFormats: [Grammar] = [], titles: Bool = true
+    ) -> [SerialCandidate] {
         var inFormat: [SerialCandidate] = []
         var codes: [SerialCandidate] = []
         var numbers: [SerialCandidate] = []
@@ -380,7 +384,7 @@ public enum SerialExtractor {
         }
         // Each with its second readings, as a labelled print is offered.
         var offered: [SerialCandidate] = []
-        for candidate in inFormat.isEmpty ? codes + numbers + titleCodes : inFormat {
+        for candidate in inFormat.isEmpty ? codes + numbers + (titles ? titleCodes : []) : inFormat {
             let seconds = Pool.secondReadings(of: candidate.value, formats: formats).map { reading in
                 (
                     SerialCandidate(
@@ -412,8 +416,8 @@ public enum SerialExtractor {
         Tokens.readsFor(printed, read)
     }
 
-    /// The candidates of the readings of a frame or a settled window.
-    public static func candidates(from readings: [Reading]) -> [SerialCandidate] {
-        candidates(readings.map(SerialReading.init))
+    /// The candidates of the readings of a frame or a settled window (`titles`: as `candidates`).
+    public static func candidates(from readings: [Reading], titles: Bool = true) -> [SerialCandidate] {
+        candidates(readings.map(SerialReading.init), titles: titles)
     }
 }

@@ -311,6 +311,23 @@ struct FirstOnFramesTests {
         #expect(Settling(startedAt: .zero).firstOnFrames.isEmpty)
     }
 
+    @Test("a frame that read nothing but the label's title, a maker's name and model, puts nothing first; the model is still offered")
+    func titleOnlyFramesPutNothingFirst() {
+        // Glare over the serial's line on two frames: each read the title alone. A third read
+        // the line's start under its caption.
+        let title = Reading(value: "Kingston DC600M", source: .text(line: 1), box: Box(x: 10, y: 10, width: 300, height: 30))
+        let serial = Reading(value: "Ser. No. 50026B7F18", source: .text(line: 2), box: Box(x: 10, y: 60, width: 300, height: 24))
+        var settling = Settling(startedAt: .zero, voting: true)
+        for frame in [[title], [title], [title, serial]] { settling.add(frame) }
+        #expect(settling.firstOnFrames == ["50026B7F18": 1])
+        var rows = SerialExtractor.candidates(from: [title, serial])
+        SerialChooser.putFramesFirstValueFirst(&rows, settling)
+        #expect(rows.first?.value == "50026B7F18")
+        // Where nothing else was read, the model is there to tap rather than typing by hand.
+        #expect(SerialExtractor.candidates(from: [title]).map(\.value) == ["DC600M"])
+        #expect(SerialExtractor.candidates(from: [title], titles: false).isEmpty)
+    }
+
     @Test("two values are a character apart when one is the other with one character more, anywhere")
     func characterApart() {
         #expect(SerialChooser.oneCharacterApart("PF5QHU90N", "PF5QHU9N"))
