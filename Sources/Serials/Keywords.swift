@@ -41,15 +41,30 @@ enum Keywords {
 
     /// The words keywords are made of ("SERVICE", "NUMBER", "PPID"): a word of a keyword is never
     /// a keyword's value, as when OCR loses the parenthesis that made "(Service Tag" a caption.
-    static let words: Set<String> = Set(table.flatMap(\.tokens).filter { $0.count >= 4 && $0.allSatisfy(\.isLetter) })
+    static let words: Set<String> = keywordTokens.filter { $0.count >= 4 && $0.allSatisfy(\.isLetter) }
 
     static func normalise(_ token: Substring) -> String {
+        let t = trimmed(token)
+        // An I OCR read as a lower-case l among capitals ("CLEl", "PlD"): the keyword it spells.
+        if !keywordTokens.contains(t), token.contains("l"), token.allSatisfy({ !$0.isLowercase || $0 == "l" }) {
+            let withI = trimmed(Substring(token.map { $0 == "l" ? "I" : $0 }))
+            if keywordTokens.contains(withI) { return withI }
+        }
+        return garbleable.first { garbled(t, as: $0) } ?? t
+    }
+
+    /// `token` upper case, without its accents, the punctuation after it and the quotation marks
+    /// round it.
+    static func trimmed(_ token: Substring) -> String {
         var t = String(token.uppercased().map { accented[$0] ?? $0 })
         // A colon blurred or dimmed is read as a hyphen ("Date Code-").
         while let last = t.last, ":.#,;-".contains(last) || quotes.contains(last) { t.removeLast() }
         while let first = t.first, quotes.contains(first) { t.removeFirst() }
-        return garbleable.first { garbled(t, as: $0) } ?? t
+        return t
     }
+
+    /// Every word of every keyword.
+    static let keywordTokens = Set(table.flatMap(\.tokens))
 
     /// Keyword words long enough that a word one letter from one is no other word: "SERIAL", the
     /// commonest, "NUMBER" after it (else a garbled "NUMBER" is read as the serial's value), and

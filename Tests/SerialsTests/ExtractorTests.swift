@@ -431,6 +431,20 @@ struct ExtractorTests {
         #expect(Keywords.fields(in: "(S/N)").map(\.kind) == [.serial])
     }
 
+    @Test("a keyword of capitals with an I read as a lower-case l is the keyword; a value so read is not")
+    func lowerCaseLForI() {
+        #expect(Keywords.fields(in: "CLEl: D71VZ79059").map(\.kind) == [.other])
+        #expect(Keywords.fields(in: "PlD: C9200L-24T").map(\.kind) == [.other])
+        #expect(Keywords.fields(in: "SlN: FOC1234X5YZ").map(\.kind) == [.serial])
+        // The value a garbled CLEI names is no serial; the serial's line, captioned, is.
+        let label = [text("CISCO ISR4331/K9", 1), text("CLEl: D71VZ79059", 2), text("S/N: JAE8510F9RP", 3)]
+        #expect(!SerialExtractor.candidates(label).map(\.value).contains("D71VZ79059"))
+        #expect(SerialExtractor.candidates([text("CLEl: D71VZ79059", 1)]).isEmpty)
+        // Only where the l's make a keyword, and only among capitals.
+        #expect(Keywords.fields(in: "FlD 7XK2M93").map(\.kind) == [.none])
+        #expect(Keywords.fields(in: "Pld: 12345678").map(\.kind) == [.none])
+    }
+
     @Test("'Serial' with one letter lost or misread is still the keyword; a word two letters from it is not")
     func garbledSerial() {
         #expect(Keywords.fields(in: "FDO33961V6L Seral#").map(\.kind) == [.none, .serial])
