@@ -303,10 +303,7 @@ public struct SerialChooser: Sendable, Hashable {
                 let parts = counts.filter { $0.key == start || $0.key == end || isPiece($0.key, of: whole) }
                 joinedCounts[whole] = parts.values.reduce(0, +)
                 var places: [Provenance] = []
-                for place in [start, end].compactMap({ firsts[$0] }).flatMap(\.provenance)
-                where !places.contains(place.remade(.piecesJoined)) {
-                    places.append(place.remade(.piecesJoined))
-                }
+                places.appendNew([start, end].compactMap { firsts[$0] }.flatMap(\.provenance).map { $0.remade(.piecesJoined) })
                 joinedFirsts[whole] = SerialCandidate(value: whole, provenance: places, evidence: .text, disagreesWith: [])
             }
         }

@@ -82,7 +82,7 @@ struct Pool {
             guard other.count == 1, let target = other.first else { continue }
             let textPlaces = texts.map(\.place)
             var moved = target.value
-            for place in textPlaces where !moved.places.contains(place) { moved.places.append(place) }
+            moved.places.appendNew(textPlaces)
             moved.otherTexts += texts
             moved.sources.formUnion(entry.sources.subtracting([.barcode, .barcodeAlternative]))
             moved.order = min(moved.order, entry.order)
@@ -131,7 +131,7 @@ struct Pool {
                 entry.textValue = printed.textValue
                 entry.textPlace = printed.textPlace
             }
-            for place in printed.places where !entry.places.contains(place) { entry.places.append(place) }
+            entry.places.appendNew(printed.places)
             entry.sources.formUnion(printed.sources)
             entry.order = min(entry.order, printed.order)
             entries[target.key] = entry

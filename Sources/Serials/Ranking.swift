@@ -289,8 +289,8 @@ final class Ranking {
                 listed.append(SerialCandidate(value: candidate.value, provenance: [], evidence: candidate.evidence, disagreesWith: []))
                 k = listed.count - 1
             }
-            for place in candidate.provenance where !listed[k].provenance.contains(place) { listed[k].provenance.append(place) }
-            for other in candidate.disagreesWith where !listed[k].disagreesWith.contains(other) { listed[k].disagreesWith.append(other) }
+            listed[k].provenance.appendNew(candidate.provenance)
+            listed[k].disagreesWith.appendNew(candidate.disagreesWith)
         }
         return listed
     }
