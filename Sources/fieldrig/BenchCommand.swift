@@ -19,7 +19,7 @@ enum BenchReadCommand: Command {
         'tesseract' command-line tools on each file, in the same run, and prints the ratio.
         Machines are shared and noisy: compare the ratios, not the milliseconds.
 
-        FILE defaults to Devices/labels/*.png under the current folder.
+        FILE defaults to Devices/labels/*.png (the project's, wherever it is run from).
         """
 
     enum Option: CommandOption {
@@ -117,9 +117,9 @@ enum BenchReadCommand: Command {
     }
 
     static func defaultLabels() throws -> [String] {
-        let folder = "Devices/labels"
+        let folder = ScenariosCommand.devicesFolder + "/labels"
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
-            throw UsageError("no FILE given and no \(folder) folder here: run from the project's root or name the images")
+            throw UsageError("no FILE given and no \(folder) folder: name the images")
         }
         let images = names.filter { $0.hasSuffix(".png") }.sorted().map { "\(folder)/\($0)" }
         guard !images.isEmpty else { throw UsageError("\(folder) holds no PNG images: name the images") }

@@ -47,7 +47,7 @@ enum BenchScanCommand: Command {
         var labelWall: [Duration] = []
         var labelSession: Duration = .zero
         for _ in 0..<runs {
-            let labelCamera = try FileSequenceCamera(folder: "Devices/sequences/dell-latitude-hold")
+            let labelCamera = try FileSequenceCamera(folder: ScenariosCommand.devicesFolder + "/sequences/dell-latitude-hold")
             let label = try ScanDriver(purpose: .intake, camera: labelCamera, reader: reader, register: register, clock: VirtualClock())
             label.send(.opened)
             label.run(until: .milliseconds(199))
@@ -85,7 +85,7 @@ enum BenchScanCommand: Command {
         var barcodeTimes: [Duration] = []
         for _ in 0..<runs {
             // The tag: frames up to the first tag frame, then time that one frame to the card.
-            let tagCamera = try FileSequenceCamera(folder: "Devices/sequences/tag-mf-0004")
+            let tagCamera = try FileSequenceCamera(folder: ScenariosCommand.devicesFolder + "/sequences/tag-mf-0004")
             let tag = try ScanDriver(purpose: .walkRound, camera: tagCamera, reader: reader, register: register, clock: VirtualClock())
             tag.send(.opened)
             tag.run(until: .milliseconds(199))

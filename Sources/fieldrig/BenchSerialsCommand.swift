@@ -82,7 +82,7 @@ enum BenchSerialsCommand: Command {
     static func run(_ options: Parsed<Option>) throws -> Int32 {
         guard options.positional.count <= 1 else { throw UsageError("name one DIR") }
         let turnedOff = try Set(options.all(.without).map(Self.repair))
-        let folder = options.positional.first ?? "Devices/labels"
+        let folder = options.positional.first ?? ScenariosCommand.devicesFolder + "/labels"
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
             throw CommandFailure("\(folder): no such folder")
         }

@@ -42,7 +42,7 @@ enum BenchWebCommand: Command {
     }
 
     static func run(_ options: Parsed<Option>) throws -> Int32 {
-        let source = options.value(.camera) ?? "Devices/sequences/walk-round"
+        let source = options.value(.camera) ?? ScenariosCommand.devicesFolder + "/sequences/walk-round"
         let camera = try openCamera(source, faults: [])
         let folder = NSTemporaryDirectory() + "fieldrig-bench-web-\(getpid())"
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
