@@ -219,9 +219,27 @@ extension Frame {
     public func scaled(by factor: Double) -> Frame {
         let pix = PixHandle(frame: self)
         guard let scaled = PixHandle(pixScale(pix.pointer, Float(factor), Float(factor))), scaled.depth == 8 else { return self }
-        var frame = scaled.frame()
+        return atThisFrame(scaled)
+    }
+
+    /// `pix`, a picture made of this frame, as a frame with this frame's time and index.
+    private func atThisFrame(_ pix: PixHandle) -> Frame {
+        var frame = pix.frame()
         frame.timestamp = timestamp
         frame.index = index
         return frame
+    }
+}
+
+extension Frame {
+    /// The picture with its edges drawn out (leptonica's unsharp masking): each pixel moved away
+    /// from the mean of the square `2 * halfwidth + 1` wide round it by `amount` times their
+    /// difference. Thin grey strokes stand out from the paper; flat paper stays as it is.
+    public func unsharpMasked(halfwidth: Int = 2, amount: Double = 1.5) -> Frame {
+        let pix = PixHandle(frame: self)
+        guard let sharp = PixHandle(pixUnsharpMaskingGray(pix.pointer, Int32(halfwidth), Float(amount))), sharp.depth == 8 else {
+            return self
+        }
+        return atThisFrame(sharp)
     }
 }

@@ -13,6 +13,7 @@ public enum ReaderPass: String, CaseIterable, Sendable {
     case smearDrawnBack = "smear drawn back"
     case barcodesUnsmeared = "barcodes unsmeared"
     case paleStretched = "pale stretched"
+    case paleSharpened = "pale sharpened"
     case codeRowsResized = "code rows resized"
     case unreadInk = "unread ink"
     case secondChoices = "second choices"
@@ -35,6 +36,7 @@ public enum ReaderPass: String, CaseIterable, Sendable {
         case .smearDrawnBack: .when("print smeared along its rows (the page then read again: text and the rest)")
         case .barcodesUnsmeared: .when("print smeared along its rows, barcodes asked for")
         case .paleStretched: .when("pale print, or nothing read (the page then read again)")
+        case .paleSharpened: .when("pale print, or nothing read, on a grainy page (the page then read again)")
         case .codeRowsResized: .everySecondLook("reads only rows with a doubtful code no barcode carries")
         case .unreadInk: .everySecondLook("reads only inked rows nothing was read on")
         case .secondChoices: .everyTextPass("codes with an S or an I read again alone, for the digits tesseract also took them for")

@@ -61,7 +61,8 @@ enum TextPipeline {
     /// read in pieces read whole.
     static let readingRepairs: [any ReadingRepair] = [SmallPrintEnlarged(), LinesSplit(), RowsReadWhole()]
 
-    /// After the first reading, once a frame: smeared print drawn back, pale print stretched (each
-    /// page read again), codes read at other sizes, rows of ink nothing was read on read as lines.
-    static let secondLooks: [any SecondLook] = [SmearDrawnBack(), PaleStretched(), CodeRowsResized(), UnreadInk()]
+    /// After the first reading, once a frame: smeared print drawn back, pale print stretched or,
+    /// on a grainy page, sharpened (each page read again), codes read at other sizes, rows of ink
+    /// nothing was read on read as lines.
+    static let secondLooks: [any SecondLook] = [SmearDrawnBack(), PaleStretched(), PaleSharpened(), CodeRowsResized(), UnreadInk()]
 }

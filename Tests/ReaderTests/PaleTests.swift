@@ -93,4 +93,36 @@ struct PaleTests {
         let without = try readerTurningOff(.paleStretched).read(pale).map(\.value)
         #expect(!without.contains { $0.contains("5CG9333XD3") }, "\(without)")
     }
+
+    @Test("faint grey ink on a webcam's grainy frame: nothing read at first, not stretched, read again sharpened, and its serial only then")
+    func sharpenedUnderGrain() throws {
+        let frame = try ImageFile.load("\(root)/Devices/images/hp-faint-ink-on-a-grainy-frame.jpg").packed()
+        let page = UprightFrame(frame).frame
+        let first = try TextReader().read(page)
+        #expect(FrameReader.judgedWords(first).isEmpty, "\(first.map(\.text))")
+        #expect(page.grain >= FrameReader.grainyAbove && !FrameReader.readNothing(first, in: page))
+        #expect(FrameReader.isPaleUnderGrain(first, in: page))
+        let lines = try FrameReader().read(frame).map(\.value)
+        #expect(lines.contains("Serial Nbr: 5CG2799S1E"), "\(lines)")
+        let without = try readerTurningOff(.paleSharpened).read(frame).map(\.value)
+        #expect(!without.contains { $0.contains("5CG2799S1E") }, "\(without)")
+    }
+
+    @Test("pale under grain: a pale word or nothing read on a grainy page; not black print, not a page without grain, not texture")
+    func paleUnderGrainTold() throws {
+        var random = SeededRandom(seed: 11)
+        let grainy = Frame(width: 200, height: 40, bytes: (0..<8000).map { _ in UInt8(200 + Int.random(in: -20...20, using: &random)) })
+        let faint = Frame(width: 200, height: 40, bytes: (0..<8000).map { $0 % 200 % 6 < 2 ? 150 : 230 })
+        func line(_ text: String, y: Int = 5) -> TextLine {
+            let box = Box(x: 10, y: y, width: 50, height: 20)
+            return TextLine(words: [Word(text: text, box: box, confidence: 90)], box: box)
+        }
+        #expect(FrameReader.isPaleUnderGrain([line("AB12")], in: grainy))
+        #expect(FrameReader.isPaleUnderGrain([], in: grainy))
+        #expect(!FrameReader.isPaleUnderGrain([line("AB12")], in: faint), "no grain: PaleStretched's")
+        let texture = (0...FrameReader.mostLabelLines).map { _ in line("eis") }
+        #expect(!FrameReader.isPaleUnderGrain(texture, in: grainy))
+        let sharp = try label("hp-elitebook")
+        #expect(!FrameReader.isPaleUnderGrain(try TextReader().read(sharp), in: sharp))
+    }
 }

@@ -19,7 +19,7 @@ struct ReaderPassTests {
         for pass in ReaderPass.allCases { #expect(!pass.trigger.description.isEmpty, "\(pass)") }
         #expect(ReaderPass.allCases.filter { !$0.isRepair } == [.barcodes, .upright, .rulesErased, .text, .smearMeasured])
         #expect(TextPipeline.readingRepairs.map(\.pass) == [.smallPrintEnlarged, .linesSplit, .rowsReadWhole])
-        #expect(TextPipeline.secondLooks.map(\.pass) == [.smearDrawnBack, .paleStretched, .codeRowsResized, .unreadInk])
+        #expect(TextPipeline.secondLooks.map(\.pass) == [.smearDrawnBack, .paleStretched, .paleSharpened, .codeRowsResized, .unreadInk])
     }
 
     @Test("a repair turned off does not run, and only it; the passes that are no repair cannot be turned off")

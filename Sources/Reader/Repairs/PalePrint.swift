@@ -10,8 +10,23 @@ extension FrameReader {
     /// page is not counted pale: stretching its contrast stretches the grain, and tesseract then
     /// reads the grain for seconds.
     static func isPale(_ lines: [TextLine], in page: Frame) -> Bool {
+        hasPaleWord(lines, in: page) && page.grain < grainyAbove
+    }
+
+    /// Whether the page is grainy and some of its print, as `lines` found it, pale, or none of it
+    /// read: a webcam's frame of faint grey ink, which `PaleStretched` leaves alone. A reading of
+    /// more than `mostLabelLines` lines is a desk's texture, not a label's print (its words are
+    /// pale too).
+    static func isPaleUnderGrain(_ lines: [TextLine], in page: Frame) -> Bool {
+        guard lines.count <= mostLabelLines, page.grain >= grainyAbove else { return false }
+        return judgedWords(lines).isEmpty || hasPaleWord(lines, in: page)
+    }
+
+    /// Whether a word of three letters or digits or more in `lines` has its light and dark under
+    /// `paleBelow` levels apart in `page`.
+    static func hasPaleWord(_ lines: [TextLine], in page: Frame) -> Bool {
         guard let palest = judgedWords(lines).compactMap({ page.levelSpread(in: $0.box) }).min() else { return false }
-        return palest < paleBelow && page.grain < grainyAbove
+        return palest < paleBelow
     }
 
     /// Whether `lines`, tesseract's first reading of `page`, hold no word to judge its print by:
@@ -47,5 +62,21 @@ struct PaleStretched: SecondLook {
     func look(_: Void, at reading: inout PageReading, with reader: FrameReader) {
         let page = reading.page
         reader.readAgain(reader.pass(.paleStretched) { page.contrastStretchedLocally() }, into: &reading)
+    }
+}
+
+/// Pale print on a grainy page (faint grey ink at a webcam's distance, under its noise and JPEG)
+/// sharpened and read again: each pixel drawn away from the mean around it, so thin grey strokes
+/// stand out from the paper, where a contrast stretch stretches the grain as much as the ink.
+struct PaleSharpened: SecondLook {
+    var pass: ReaderPass { .paleSharpened }
+
+    func trigger(_ reading: PageReading) -> Void? {
+        FrameReader.isPaleUnderGrain(reading.first, in: reading.page) ? () : nil
+    }
+
+    func look(_: Void, at reading: inout PageReading, with reader: FrameReader) {
+        let page = reading.page
+        reader.readAgain(reader.pass(.paleSharpened) { page.unsharpMasked() }, into: &reading)
     }
 }
