@@ -235,7 +235,7 @@ extension Frame {
     /// The picture with its edges drawn out (leptonica's unsharp masking): each pixel moved away
     /// from the mean of the square `2 * halfwidth + 1` wide round it by `amount` times their
     /// difference. Thin grey strokes stand out from the paper; flat paper stays as it is.
-    public func unsharpMasked(halfwidth: Int = 2, amount: Double = 1.5) -> Frame {
+    public func unsharpMasked(halfwidth: Int, amount: Double) -> Frame {
         let pix = PixHandle(frame: self)
         guard let sharp = PixHandle(pixUnsharpMaskingGray(pix.pointer, Int32(halfwidth), Float(amount))), sharp.depth == 8 else {
             return self

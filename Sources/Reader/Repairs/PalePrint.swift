@@ -66,8 +66,9 @@ struct PaleStretched: SecondLook {
 }
 
 /// Pale print on a grainy page (faint grey ink at a webcam's distance, under its noise and JPEG)
-/// sharpened and read again: each pixel drawn away from the mean around it, so thin grey strokes
-/// stand out from the paper, where a contrast stretch stretches the grain as much as the ink.
+/// sharpened and read again: each pixel drawn 1.5 times its difference away from the mean of the
+/// 5-pixel square round it, so thin grey strokes stand out from the paper, where a contrast
+/// stretch stretches the grain as much as the ink.
 struct PaleSharpened: SecondLook {
     var pass: ReaderPass { .paleSharpened }
 
@@ -77,6 +78,6 @@ struct PaleSharpened: SecondLook {
 
     func look(_: Void, at reading: inout PageReading, with reader: FrameReader) {
         let page = reading.page
-        reader.readAgain(reader.pass(.paleSharpened) { page.unsharpMasked() }, into: &reading)
+        reader.readAgain(reader.pass(.paleSharpened) { page.unsharpMasked(halfwidth: 2, amount: 1.5) }, into: &reading)
     }
 }
