@@ -13,6 +13,14 @@ public struct FrameQuality: Sendable, Equatable {
         self.contrast = contrast
         self.sharpness = sharpness
     }
+
+    /// The least contrast of a frame with print on it: a label in view, faint grey ink on it
+    /// too, spans over 120 levels of a webcam's frame; a desk or a wall alone, under its noise,
+    /// under 30.
+    public static let printContrast = 64
+
+    /// Whether the frame has print's contrast (`printContrast`).
+    public var hasPrintContrast: Bool { contrast >= Self.printContrast }
 }
 
 extension Frame {

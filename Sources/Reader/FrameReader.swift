@@ -100,7 +100,7 @@ public final class FrameReader {
     /// (`TextPipeline.readingRepairs`), each where its trigger calls for it.
     func completed(_ lines: [TextLine], of page: Frame) -> [TextLine] {
         var read = lines
-        for repair in TextPipeline.readingRepairs where runs(repair.pass) && repair.applies(to: read) {
+        for repair in TextPipeline.readingRepairs where runs(repair.pass) && repair.applies(to: read, of: page) {
             read = pass(repair.pass) { repair.repaired(read, of: page, with: text) }
         }
         return read

@@ -20,14 +20,14 @@ struct PageReading {
 /// read again.
 protocol ReadingRepair: Sendable {
     var pass: ReaderPass { get }
-    /// Its trigger: whether the reading calls for it.
-    func applies(to lines: [TextLine]) -> Bool
+    /// Its trigger: whether the reading, of `page`, calls for it.
+    func applies(to lines: [TextLine], of page: Frame) -> Bool
     /// `lines`, read on `page`, repaired.
     func repaired(_ lines: [TextLine], of page: Frame, with text: TextReader) -> [TextLine]
 }
 
 extension ReadingRepair {
-    func applies(to lines: [TextLine]) -> Bool { true }
+    func applies(to lines: [TextLine], of page: Frame) -> Bool { true }
 }
 
 /// A second look at a frame's page after its first reading, where its trigger finds that the

@@ -39,7 +39,8 @@ public struct TextBudget: Sendable, Equatable {
     /// Every frame read whole, as a still image is.
     public static let everyFrame = TextBudget(perWindow: .max, spacing: 1, sharpEnough: 0)
     /// The default, measured on the live corpus's development half (`fieldrig bench live`).
-    public static let standard = TextBudget(perWindow: 6, spacing: 3, sharpEnough: 0.8, leastContrast: 64, secondLooksPerWindow: 1)
+    public static let standard = TextBudget(
+        perWindow: 6, spacing: 3, sharpEnough: 0.8, leastContrast: FrameQuality.printContrast, secondLooksPerWindow: 1)
 }
 
 /// A `TextBudget` being spent: what it has seen and spent since the read began.

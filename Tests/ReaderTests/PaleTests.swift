@@ -108,15 +108,24 @@ struct PaleTests {
         #expect(!without.contains { $0.contains("5CG2799S1E") }, "\(without)")
     }
 
-    @Test("pale under grain: a pale word or nothing read on a grainy page; not black print, not a page without grain, not texture")
+    @Test(
+        "pale under grain: a pale word or nothing read on a grainy page; not black print, not a page without grain, not texture, not a page without print's contrast"
+    )
     func paleUnderGrainTold() throws {
         var random = SeededRandom(seed: 11)
-        let grainy = Frame(width: 200, height: 40, bytes: (0..<8000).map { _ in UInt8(200 + Int.random(in: -20...20, using: &random)) })
+        // A label's paper under noise beside a dark desk (its last 40 columns): print's contrast.
+        let grainy = Frame(
+            width: 200, height: 40, bytes: (0..<8000).map { UInt8(($0 % 200 >= 160 ? 70 : 200) + Int.random(in: -20...20, using: &random)) }
+        )
+        let plainDesk = Frame(width: 200, height: 40, bytes: (0..<8000).map { _ in UInt8(200 + Int.random(in: -20...20, using: &random)) })
         let faint = Frame(width: 200, height: 40, bytes: (0..<8000).map { $0 % 200 % 6 < 2 ? 150 : 230 })
         func line(_ text: String, y: Int = 5) -> TextLine {
             let box = Box(x: 10, y: y, width: 50, height: 20)
             return TextLine(words: [Word(text: text, box: box, confidence: 90)], box: box)
         }
+        #expect(grainy.quality().hasPrintContrast && !plainDesk.quality().hasPrintContrast)
+        #expect(!FrameReader.isPaleUnderGrain([line("AB12")], in: plainDesk))
+        #expect(!FrameReader.isPaleUnderGrain([], in: plainDesk))
         #expect(FrameReader.isPaleUnderGrain([line("AB12")], in: grainy))
         #expect(FrameReader.isPaleUnderGrain([], in: grainy))
         #expect(!FrameReader.isPaleUnderGrain([line("AB12")], in: faint), "no grain: PaleStretched's")

@@ -56,6 +56,27 @@ struct SmallPrintTests {
         #expect(!FrameReader.isSmallAndDoubtful([withPunctuation]))
     }
 
+    @Test(
+        "a desk alone under a webcam's noise is neither enlarged nor sharpened: what its grain reads is small and doubtful, and stays a few lines"
+    )
+    func deskAloneNotReadAgain() throws {
+        let frame = try ImageFile.load("\(root)/Devices/images/desk-alone-under-webcam-noise.jpg").packed()
+        let page = UprightFrame(frame).frame
+        #expect(!page.quality().hasPrintContrast)
+        let first = try TextReader().read(page)
+        #expect(FrameReader.isSmallAndDoubtful(first), "\(first.map(\.text))")
+        let reader = try FrameReader()
+        reader.costs = PassCosts()
+        let lines = reader.read(frame)
+        #expect(reader.costs?.costs[ReaderPass.smallPrintEnlarged.name] == nil)
+        #expect(reader.costs?.costs[ReaderPass.paleSharpened.name] == nil)
+        #expect(lines.count <= FrameReader.mostLabelLines, "\(lines.count) lines")
+        // A label in view, faint grey ink on a grainy frame too, has print's contrast.
+        let faint = try ImageFile.load("\(root)/Devices/images/hp-faint-ink-on-a-grainy-frame.jpg").packed()
+        #expect(faint.quality().hasPrintContrast)
+        #expect(try farAway("lenovo-thinkpad").quality().hasPrintContrast)
+    }
+
     @Test("a text-dense label's 16-pixel print, read with confidence, is read once; the same label held far away is read again")
     func denseLabelReadOnce() throws {
         let reader = try FrameReader()

@@ -16,9 +16,10 @@ extension FrameReader {
     /// Whether the page is grainy and some of its print, as `lines` found it, pale, or none of it
     /// read: a webcam's frame of faint grey ink, which `PaleStretched` leaves alone. A reading of
     /// more than `mostLabelLines` lines is a desk's texture, not a label's print (its words are
-    /// pale too).
+    /// pale too), and so is a page without print's contrast (`FrameQuality.hasPrintContrast`: a
+    /// plain desk under a webcam's noise, which sharpened reads as more noise).
     static func isPaleUnderGrain(_ lines: [TextLine], in page: Frame) -> Bool {
-        guard lines.count <= mostLabelLines, page.grain >= grainyAbove else { return false }
+        guard lines.count <= mostLabelLines, page.grain >= grainyAbove, page.quality().hasPrintContrast else { return false }
         return judgedWords(lines).isEmpty || hasPaleWord(lines, in: page)
     }
 

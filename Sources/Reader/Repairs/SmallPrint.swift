@@ -33,7 +33,12 @@ extension FrameReader {
 struct SmallPrintEnlarged: ReadingRepair {
     var pass: ReaderPass { .smallPrintEnlarged }
 
-    func applies(to lines: [TextLine]) -> Bool { FrameReader.isSmallAndDoubtful(lines) }
+    /// Not on a page without print's contrast (`FrameQuality.hasPrintContrast`): what tesseract
+    /// reads in a plain desk's grain under a webcam's noise is small and doubtful, and twice the
+    /// size it reads as hundreds of lines, for seconds.
+    func applies(to lines: [TextLine], of page: Frame) -> Bool {
+        FrameReader.isSmallAndDoubtful(lines) && page.quality().hasPrintContrast
+    }
 
     func repaired(_ lines: [TextLine], of page: Frame, with text: TextReader) -> [TextLine] {
         let enlarged = text.read(page.scaled(by: 2)).map { $0.movingBoxes(\.halved) }
