@@ -121,7 +121,7 @@ public struct SerialChooser: Sendable, Hashable {
             return log + [.stopCamera, .openTypingByHand]
         case .frameRead(let readings, let now):
             guard case .reading(var settling, let since) = phase, camera == .ready else { return [] }
-            if !readings.isEmpty {
+            if settling != nil ? !readings.isEmpty : Self.opensWindow(readings) {
                 var collecting = settling ?? Settling(startedAt: now, voting: true)
                 collecting.add(readings)
                 settling = collecting
@@ -157,6 +157,14 @@ public struct SerialChooser: Sendable, Hashable {
             phase = .cancelled
             return [.stopCamera, .rearmScanner]
         }
+    }
+
+    /// Whether a frame's readings open the settling window: a barcode, or print the extractor
+    /// offers a value from. Print it offers nothing from (a label coming into view read as
+    /// scraps, a desk's grain) does not start the window's clock, so the window holds the frames
+    /// of the label in view rather than of its arrival.
+    static func opensWindow(_ readings: [Reading]) -> Bool {
+        readings.contains { $0.source.isBarcode } || !SerialExtractor.candidates(from: readings).isEmpty
     }
 
     /// The value most frames put first, each frame read alone, on two frames at least and more than

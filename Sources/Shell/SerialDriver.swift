@@ -67,6 +67,8 @@ public final class SerialDriver {
         _ = chooser.handle(.frameRead(readings, at: .zero))
         _ = chooser.handle(.frameRead(readings, at: window))
         _ = chooser.handle(.clock(window))
+        // Print it offers nothing from opens no window: nothing read, held on until it says so.
+        if chooser.isReading { _ = chooser.handle(.clock(chooser.nothingReadAfter)) }
         return chooser
     }
 

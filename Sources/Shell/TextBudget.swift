@@ -19,8 +19,9 @@ public struct TextBudget: Sendable, Equatable {
     /// The least contrast (grey levels from the 2nd to the 98th percentile) a frame needs.
     public var leastContrast: Int
     /// Text passes at most in one window that take the reader's second looks too (smear drawn
-    /// back, pale print stretched, codes at other sizes, unread rows): the window's first, then
-    /// any sharper than every pass before it; the rest read the page and its reading repairs only.
+    /// back, pale print stretched, codes at other sizes, unread rows): the window's first (each
+    /// pass before a window opens is one), then any sharper than every pass before it; the rest
+    /// read the page and its reading repairs only.
     public var secondLooksPerWindow: Int
 
     public init(perWindow: Int, spacing: Int, sharpEnough: Double, leastContrast: Int = 0, secondLooksPerWindow: Int = .max) {
@@ -56,8 +57,9 @@ struct TextBudgetSpending {
     /// The window's text passes that took the second looks, and the sharpest of its passes.
     private var looksInWindow = 0
     private var sharpestPass = 0.0
-    /// Whether the text pass just spent takes the second looks too: the window's first, then one
-    /// sharper than every pass before it, as many as the budget says.
+    /// Whether the text pass just spent takes the second looks too: the window's first (and so
+    /// each pass before a window opens: the chooser's opens on the first print it offers a value
+    /// from), then one sharper than every pass before it, as many as the budget says.
     private(set) var passTakesSecondLooks = false
 
     init(_ budget: TextBudget) { self.budget = budget }

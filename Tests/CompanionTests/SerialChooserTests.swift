@@ -282,6 +282,19 @@ struct SerialChooserTests {
         #expect(onlyEAN.handle(.clock(.seconds(1))) == [.stopCamera, .openTypingByHand])
     }
 
+    @Test("print it offers nothing from (a label coming into view read as scraps) starts no window: the first frame offering a value does")
+    func scrapsStartNoWindow() {
+        let scraps = [printed("nN ay rad", line: 1), printed("Bhai Teta", line: 2)]
+        var c = reading([scraps, scraps, [printed("S/N: 5CG1234XYZ", line: 1)]])
+        #expect(c.handle(.clock(.milliseconds(1100))).isEmpty && c.isReading)  // a window opened on the scraps would be up
+        _ = c.handle(.clock(.milliseconds(1200)))
+        #expect(c.rows.map(\.value) == ["5CG1234XYZ"])
+        var onlyScraps = reading([scraps, scraps])
+        #expect(onlyScraps.handle(.clock(.seconds(3))) == [.stopCamera, .openTypingByHand])
+        var code = reading([scraps, [barcode("4006381333931", "EAN-13")]])
+        #expect(code.settling?.startedAt == .milliseconds(100))  // a barcode opens it, whatever it holds
+    }
+
     @Test("Scan again takes another look; Cancel re-arms the scanner")
     func scanAgainAndCancel() {
         var c = reading([[printed("S/N: 5CG1234XYZ", line: 1)]])

@@ -176,6 +176,16 @@ struct SerialDriverTests {
         #expect(drawn.contains("    " + chooser.rows[1].value) && drawn.contains("      " + chooser.rows[1].detail))
     }
 
+    @Test("a still of a desk alone, its grain read as scraps, goes straight through to typing the serial by hand")
+    func stillOfNothing() throws {
+        let reader = try FrameReader()
+        let readings = reader.read(try ImageFile.load("\(root)/Devices/images/desk-alone-under-webcam-noise.jpg"))
+        #expect(!readings.isEmpty)  // scraps read, none a value
+        let chooser = SerialDriver.still(readings)
+        #expect(chooser.phase == .typingByHand && chooser.candidates.isEmpty)
+        #expect(TerminalText.serialChooser(chooser) == ["Nothing was read that could be a serial: it goes straight to typing it by hand."])
+    }
+
     @Test("a camera that fails as the serial flow opens leaves the chooser saying so, never reading for ever")
     func failsAtOpen() throws {
         let camera = try CameraSource(parsing: "\(root)/Devices/sequences/dell-latitude-hold").open(

@@ -61,7 +61,7 @@ struct TextBudgetTests {
         #expect(all == [true, true, true, true, true])
     }
 
-    @Test("the second looks go with a window's first text pass, then with one sharper than every pass before, as many as the budget says")
+    @Test("the second looks go with each text pass before a window opens, then with a sharper one, as many as the budget says")
     func secondLooks() {
         var spending = TextBudgetSpending(TextBudget(perWindow: 6, spacing: 1, sharpEnough: 0, secondLooksPerWindow: 2))
         let (soft, sharp, sharper) = (stripes(period: 5, blur: 3), stripes(period: 5, blur: 2), stripes(period: 5))
@@ -72,9 +72,14 @@ struct TextBudgetTests {
             looks.append(spending.passTakesSecondLooks)
         }
         #expect(looks == [true, false, true, false, false])
-        // The window closes: the next one's first pass has them again, however soft.
+        // The window closes: the next one's first pass has them again, however soft, and so
+        // does each pass until a window opens (its print offered nothing yet).
         let reopened = spending.wantsText(soft, windowOpen: false)
         #expect(reopened && spending.passTakesSecondLooks)
+        let stillClosed = spending.wantsText(soft, windowOpen: false)
+        #expect(stillClosed && spending.passTakesSecondLooks)
+        let opened = spending.wantsText(soft, windowOpen: true)
+        #expect(opened && !spending.passTakesSecondLooks)
         // With no limit, every pass has them.
         var every = TextBudgetSpending(.everyFrame)
         let all = (0..<3).map { _ in every.wantsText(soft, windowOpen: true) && every.passTakesSecondLooks }
