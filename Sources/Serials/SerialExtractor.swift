@@ -53,7 +53,7 @@ public struct SerialReading: Sendable, Hashable {
         value: String, symbology: String?, at place: Provenance.Place, box: Box? = nil, slope: Double? = nil, roughSlope: Double? = nil,
         readOnce: [String: String] = [:]
     ) {
-        self.value = value
+        self.value = Self.withoutNULs(value)
         self.symbology = symbology
         self.at = place
         self.box = box
@@ -63,13 +63,21 @@ public struct SerialReading: Sendable, Hashable {
     }
 
     public init(_ reading: Reading) {
-        value = reading.value
+        value = Self.withoutNULs(reading.value)
         if case .barcode(let symbology) = reading.source { self.symbology = symbology } else { symbology = nil }
         at = Provenance.Place(reading.source)
         box = reading.box
         slope = reading.slope
         roughSlope = reading.roughSlope
         readOnce = reading.readOnce
+    }
+
+    /// `value` with its NUL characters taken out. A NUL is no character of a serial (a code's
+    /// payload padded with them reads as its characters), and Foundation's substring search
+    /// stops at one: it finds "b\0" in "ab", and where the text before it is not ASCII it traps
+    /// (a code's hostile payload must never crash the extractor).
+    static func withoutNULs(_ value: String) -> String {
+        value.unicodeScalars.contains("\u{0}") ? String(value.unicodeScalars.filter { $0 != "\u{0}" }) : value
     }
 
     /// A reading at the place `place` names in words ("printed line 2").

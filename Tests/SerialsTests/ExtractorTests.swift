@@ -21,6 +21,17 @@ struct ExtractorTests {
         #expect(c.first?.whereRead == ["printed line 3", "CODE-128 barcode"])
     }
 
+    @Test("a NUL in a reading is no character of it: a code padded with them reads as its characters, and none traps the search")
+    func nulsTakenOut() {
+        let padded = SerialExtractor.candidates([code("7XK2M93\u{0}\u{0}", "CODE-39"), text("Service Tag: 7XK2M93", 1)])
+        #expect(padded.map(\.value) == ["7XK2M93"] && padded.first?.evidence == .agree)
+        // Foundation's substring search stops at a NUL and traps where the text before it is
+        // not ASCII: neither may reach it.
+        let hostile = SerialExtractor.candidates([code("AB12345\u{E9}"), text("AB12345\u{E9}\u{0}", 1)])
+        #expect(hostile.allSatisfy { !$0.value.unicodeScalars.contains("\u{0}") })
+        #expect(SerialReading.withoutNULs("\u{0}A\u{0}B\u{0}") == "AB" && SerialReading.withoutNULs("AB") == "AB")
+    }
+
     @Test("a Dell PPID (printed or as a barcode) is not the serial; the service tag is")
     func ppid() {
         let c = SerialExtractor.candidates([
