@@ -281,8 +281,8 @@ public enum SerialExtractor {
                 // The print names it too when it is the same field as the rest, differing in a
                 // character or two: then the two are shown disagreeing, as the same field. A
                 // print with no keyword (OCR garbled it) that is the rest, or the same field as the
-                // rest, where no print has the S, says the same, unless a labelled print is the
-                // same field as the whole. A format of the maker the label names that holds the
+                // rest, where no print has the S (reads the whole, or the same field as it),
+                // says the same, unless a labelled print is the same field as the whole. A format of the maker the label names that holds the
                 // rest and not the whole puts the rest first, and the value as barcoded after it
                 // (with no maker named, only a decisive format does: `Barcodes.serialValues`).
                 if value.hasPrefix("S"), !labelled.contains(OCRConfusion.fold(value)) {
@@ -290,7 +290,7 @@ public enum SerialExtractor {
                     let namesWhole = labelledValues.contains { Tokens.sameField($0, value) }
                     if labelled.contains(OCRConfusion.fold(rest)) || labelledValues.contains(where: { Tokens.sameField($0, rest) })
                         || !namesWhole && unlabelledValues.contains(where: { $0 == rest || Tokens.sameField($0, rest) })
-                            && !unlabelledValues.contains(value)
+                            && !unlabelledValues.contains(where: { $0 == value || Tokens.sameField($0, value) })
                     {
                         value = rest
                     } else if makersFormats.holdAny(rest) && !makersFormats.holdAny(value) {

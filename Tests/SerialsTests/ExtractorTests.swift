@@ -49,7 +49,7 @@ struct ExtractorTests {
         }
     }
 
-    @Test("an S-prefixed barcode beside a print of exactly its rest, whose keyword OCR garbled, is that print")
+    @Test("an S-prefixed barcode beside a print of exactly its rest, keyword garbled, is that print; beside one with the S, it keeps it")
     func sPrefixedUnlabelled() {
         let c = SerialExtractor.candidates([text("DELL PowerEdge R650", 1), text("Seri no", 2), text("CB2MN46", 3), code("SCB2MN46")])
         #expect(c.map(\.value) == ["CB2MN46"], "\(c)")
@@ -59,6 +59,15 @@ struct ExtractorTests {
             text("SAMSUNG 870 EVO", 1), text("S6PTNF0R123456L", 2), text("6PTNF0R123456L", 3), code("S6PTNF0R123456L"),
         ])
         #expect(own.first?.value == "S6PTNF0R123456L", "\(own)")
+        // So where it is the same field as the whole, a character apart: the two disagree, each
+        // with its S (frames that read the line whole, and one that saw it without its first).
+        let field = SerialExtractor.candidates([
+            text("SAMSUNG SSD 980 PRO", 1), text("Serial No", 2), text("SMW5SH0B704653N", 3), text("MW5SH0B704653N", 4),
+            code("SMW5SU0B704653N"),
+        ])
+        #expect(Array(field.map(\.value).prefix(2)) == ["SMW5SU0B704653N", "SMW5SH0B704653N"], "\(field)")
+        #expect(field.first?.disagreesWith == ["SMW5SH0B704653N"])
+        #expect(!field.contains { $0.value == "MW5SU0B704653N" })
     }
 
     @Test("an S-prefixed barcode beside a print the same field as its rest, whose keyword OCR garbled: the two shown disagreeing")
