@@ -180,7 +180,9 @@ public struct SerialChooser: Sendable, Hashable {
     /// less than one that led with the window's first); a value the window lost is otherwise
     /// listed second, after the one it disagrees with.
     /// Not over one it is with a character read twice taken out (`tookOutReadTwice`), nor over one
-    /// with a character more: which of those leads is the extractor's to say. Over itself with a
+    /// with a character more: which of those leads is the extractor's to say, unless the one
+    /// with a character more has one read twice inside the line, put first on half as many frames
+    /// at most (`readDoubledOnFewerFrames`). Over itself with a
     /// character lost otherwise (a frame that saw part of the line, a data identifier's S taken off
     /// a code), it goes.
     static func putFramesFirstValueFirst(_ candidates: inout [SerialCandidate], _ collected: Settling) {
@@ -190,7 +192,8 @@ public struct SerialChooser: Sendable, Hashable {
             ranked.first(where: { OCRConfusion.fold($0) != OCRConfusion.fold(best) }).map({ votes[$0, default: 0] < count }) ?? true
         else { return }
         if let top = candidates.first, Self.oneCharacterApart(best, top.value),
-            best.count < top.value.count || Self.tookOutReadTwice(best, giving: top.value, collected)
+            best.count < top.value.count && !Self.readDoubledOnFewerFrames(best, top.value, votes)
+                || Self.tookOutReadTwice(best, giving: top.value, collected)
         {
             return
         }
@@ -389,6 +392,17 @@ public struct SerialChooser: Sendable, Hashable {
                 OCRConfusion.fold(word).replacing(OCRConfusion.fold(value), with: OCRConfusion.fold(shorter)) == OCRConfusion.fold(once)
             }
         }
+    }
+
+    /// Whether `long` is `short` with one of its characters read twice inside the line (two
+    /// look-alikes side by side where `short` has one), and frames read alone put `short` first
+    /// on twice as many frames at least: OCR read one character's ink as two on a few frames. A
+    /// character more at either end is not this: a frame that saw part of the line loses one
+    /// there.
+    static func readDoubledOnFewerFrames(_ short: String, _ long: String, _ votes: [String: Int]) -> Bool {
+        let (s, l) = (Array(OCRConfusion.fold(short)), Array(OCRConfusion.fold(long)))
+        guard l.count == s.count + 1, l.count >= 5, votes[short, default: 0] >= 2 * votes[long, default: 0] else { return false }
+        return (2..<(l.count - 1)).contains { k in l[k] == l[k - 1] && Array(l[..<k] + l[(k + 1)...]) == s }
     }
 
     /// Whether one value is the other with one character more.

@@ -507,6 +507,33 @@ struct FirstOnFramesTests {
         #expect(!SerialChooser.tookOutReadTwice("PF5QHU9ON", giving: "F5QHU9ON", twice))
     }
 
+    @Test("the frames' value goes over itself with a character read twice inside the line, where it leads on twice the frames")
+    func characterReadTwiceInside() {
+        var settling = Settling(startedAt: .zero, voting: true)
+        for _ in 0..<4 { settling.add([printed("Serial no. WFK0CZ5GC", line: 1)]) }
+        for _ in 0..<2 { settling.add([printed("Serial no. WFK00CZ5GC", line: 1)]) }
+        #expect(settling.firstOnFrames == ["WFK0CZ5GC": 4, "WFK00CZ5GC": 2])
+        var doubled = [text("WFK00CZ5GC"), text("WFK0CZ5GC")]
+        SerialChooser.putFramesFirstValueFirst(&doubled, settling)
+        #expect(doubled.map(\.value) == ["WFK0CZ5GC", "WFK00CZ5GC"])
+        // Look-alikes are one character: an O beside a 0 is a 0 read twice.
+        #expect(SerialChooser.readDoubledOnFewerFrames("WFK0CZ5GC", "WFKO0CZ5GC", ["WFK0CZ5GC": 4, "WFKO0CZ5GC": 2]))
+        // On fewer than twice as many frames, the extractor's order stands.
+        #expect(!SerialChooser.readDoubledOnFewerFrames("WFK0CZ5GC", "WFK00CZ5GC", ["WFK0CZ5GC": 3, "WFK00CZ5GC": 2]))
+        // A character more at either end is a frame that saw part of the line, not this.
+        #expect(!SerialChooser.readDoubledOnFewerFrames("FK0CZ5GC", "FFK0CZ5GC", ["FK0CZ5GC": 4]))
+        #expect(!SerialChooser.readDoubledOnFewerFrames("WFK0CZ5GC", "WFK0CZ5GCC", ["WFK0CZ5GC": 4]))
+        // A character more that doubles no neighbour is not one read twice.
+        #expect(!SerialChooser.readDoubledOnFewerFrames("WFK0CZ5GC", "WFK0CXZ5GC", ["WFK0CZ5GC": 4]))
+        // The frames' value with a character lost at the edge still does not go over the whole.
+        var edge = Settling(startedAt: .zero, voting: true)
+        for _ in 0..<4 { edge.add([printed("Serial no. FK0CZ5GC", line: 1)]) }
+        edge.add([printed("Serial no. WFK0CZ5GC", line: 1)])
+        var whole = [text("WFK0CZ5GC"), text("FK0CZ5GC")]
+        SerialChooser.putFramesFirstValueFirst(&whole, edge)
+        #expect(whole.map(\.value) == ["WFK0CZ5GC", "FK0CZ5GC"])
+    }
+
     @Test(
         "of two values that disagree, the window's order stands where a frame that read both led with its first; a frame that read one alone has no say"
     )
