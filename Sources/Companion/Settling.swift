@@ -75,9 +75,11 @@ public struct PrintedTrack: Sendable, Hashable {
 
     /// Whether `other` reads as the same text: apart, up to look-alikes, by no more than their
     /// lengths differ and two characters (two lines close on the label, read in boxes that
-    /// overlap, are not the same line).
+    /// overlap, are not the same line), each of four characters at least (a scrap of one to
+    /// three, OCR's reading of noise or of a glyph's edge, is that far from any line it lies on).
     func readsLike(_ other: PrintedTrack) -> Bool {
         let (mine, theirs) = (Array(OCRConfusion.fold(value)), Array(OCRConfusion.fold(other.value)))
+        guard min(mine.count, theirs.count) >= 4 else { return false }
         return OCRConfusion.editDistance(mine, theirs) <= abs(mine.count - theirs.count) + 2
     }
 

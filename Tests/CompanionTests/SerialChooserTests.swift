@@ -78,6 +78,23 @@ struct SerialChooserTests {
         #expect(lost.readings.map(\.value) == ["SAMSUNG 870 EVO"])
     }
 
+    @Test("scraps of one to three characters read on more frames, over a line read once, do not outvote it: they read like no line")
+    func scrapsOutvoteNothing() {
+        // A faint label: one frame read the serial's row whole; later frames read noise on it.
+        let title = Reading(value: "APC Smart-UPS 1500", source: .text(line: 1), box: Box(x: 80, y: 200, width: 300, height: 30))
+        let row = Reading(value: "SERIAL NO: 5A1321770780", source: .text(line: 2), box: Box(x: 80, y: 300, width: 400, height: 30))
+        let code = barcode("5R1321770780", "CODE-128")
+        let scraps = ["I", "x", "ae"].map { Reading(value: $0, source: .text(line: 1), box: Box(x: 300, y: 302, width: 20, height: 26)) }
+        let frames = [[code, title, row]] + scraps.map { [code, $0] }
+        var settling = Settling(startedAt: .zero, voting: true)
+        for frame in frames { settling.add(frame) }
+        #expect(settling.printed.contains { $0.length == 1 && $0.frames == 2 })
+        #expect(settling.readings.map(\.value).contains(row.value))
+        var c = reading(frames)
+        _ = c.handle(.clock(.seconds(1)))
+        #expect(c.rows.map(\.value) == ["5A1321770780", "5R1321770780"])
+    }
+
     @Test("a piece of a line read whole on twice as many frames is left out, wherever the frame that read it showed the label")
     func pieceOfLineReadWhole() {
         // The label entering the view: part of the serial's line, far from where the hand then held it.
