@@ -282,9 +282,10 @@ public enum SerialExtractor {
                 // character or two: then the two are shown disagreeing, as the same field. A
                 // print with no keyword (OCR garbled it) that is the rest, or the same field as the
                 // rest, where no print has the S (reads the whole, or the same field as it),
-                // says the same, unless a labelled print is the same field as the whole. A format of the maker the label names that holds the
-                // rest and not the whole puts the rest first, and the value as barcoded after it
-                // (with no maker named, only a decisive format does: `Barcodes.serialValues`).
+                // says the same, unless a labelled print is the same field as the whole. A format
+                // of the maker the label names that holds the rest and not the whole puts the rest
+                // first, and the value as barcoded after it (with no maker named, only a decisive
+                // format does: `Barcodes.serialValues`).
                 if value.hasPrefix("S"), !labelled.contains(OCRConfusion.fold(value)) {
                     let rest = String(value.dropFirst())
                     let namesWhole = labelledValues.contains { Tokens.sameField($0, value) }
