@@ -6,7 +6,8 @@ extension Tokens {
     /// label: `formats(label:)`) fixes the class of a position. Failing every format, a character
     /// OCR read twice (beside itself or a look-alike: "SNXFJPO0G602322H") is taken out where that
     /// makes a decisive format fit, with the least left to correct, unless a barcode on the label
-    /// is what the print was read from (which settles the stray character better).
+    /// is what the print was read from (which settles the stray character better) or the same
+    /// field as it.
     /// A number printed in digits alone keeps them in a loose format (one not decisive) of a
     /// maker the label does not name (`makers`: the formats of those it names): Lenovo's
     /// "AAxxxxxx" would make a nameplate's "15990565" "IS990565". A format does not correct the
@@ -23,8 +24,10 @@ extension Tokens {
             let named = makers.map { makers in makers.contains { $0.vendor == grammar.vendor } } ?? true
             return grammar.isDecisive || named || !value.allSatisfy(\.isNumber) ? fixed : value
         }
-        // A barcode OCR could have printed it from says which character is the stray one.
-        if barcodes.contains(where: { readAs(value, $0) }) { return value }
+        // A barcode OCR could have printed it from (or the value itself) says which character is
+        // the stray one; one the same field as it, as long and a character or two apart, says none
+        // was read twice: the print disagrees with it.
+        if barcodes.contains(where: { $0 == value || readAs(value, $0) || sameField(value, $0) }) { return value }
         // So does one a character shorter, the same field as the value with one character taken
         // out (noise read as a letter, in a value of eight or more): the value so mended
         // disagrees with it.

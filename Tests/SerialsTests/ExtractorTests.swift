@@ -627,6 +627,19 @@ struct ExtractorTests {
         #expect(planted.first?.disagreesWith == ["5CG4176ZE7"])
     }
 
+    @Test("no character is taken out as read twice where a barcode is the same field as the print: the print disagrees with it")
+    func noStrayBesideSameField() {
+        // Twelve characters of a label that names no maker, beside a barcode a character apart:
+        // taking out one of the two 7s would make a Cisco serial of it.
+        #expect(Tokens.correctByGrammar("5A1321770780", barcodes: ["5R1321770780"]) == "5A1321770780")
+        let c = SerialExtractor.candidates([text("SERIAL NO: 5A1321770780", 1), code("5R1321770780")])
+        #expect(c.map(\.value).sorted() == ["5A1321770780", "5R1321770780"])
+        #expect(c.first { $0.value == "5A1321770780" }?.disagreesWith == ["5R1321770780"])
+        // With no barcode, a character read twice is still taken out where that makes a format fit.
+        #expect(Tokens.correctByGrammar("5A1321770780") == "SAL32170780")
+        #expect(Tokens.correctByGrammar("5A1321770780", barcodes: ["5A1321770780"]) == "5A1321770780")
+    }
+
     @Test("a tag one reading of its Express Service Code proves is kept, where another reading of the code was misread")
     func expressServiceCodeReadTwice() {
         // Read off a low-resolution Dell label: the code's line read twice, its last digit once
