@@ -51,21 +51,21 @@ public final class FrameReader {
     /// The barcode pass alone: what a screen can act on before printed text is read (a proven
     /// tag fires on it). A `read` of the same frame afterwards does not read its barcodes again.
     public func readBarcodes(_ frame: Frame) -> [Reading] {
-        let symbols = barcodes.read(frame)
+        let symbols = pass(.barcodes) { barcodes.read(frame) }
         lastBarcodePass = (frame, symbols)
         return Self.combine(symbols: symbols, lines: [])
     }
 
     /// The barcodes of `frame`, from the barcode pass when it was this very frame (the same
-    /// buffer of pixels), else read now.
+    /// buffer of pixels), else read now (and measured as the barcode pass).
     private func barcodePass(_ frame: Frame) -> [BarcodeSymbol] {
         if let last = lastBarcodePass, last.frame.sameBuffer(as: frame) { return last.symbols }
-        return barcodes.read(frame)
+        return pass(.barcodes) { barcodes.read(frame) }
     }
 
     /// Every reading in `frame`: barcodes first, in zbar's order, then printed lines top to bottom.
     public func read(_ frame: Frame, passes: Passes = .all) -> [Reading] {
-        let symbols = passes.contains(.barcodes) ? pass(.barcodes) { barcodePass(frame) } : []
+        let symbols = passes.contains(.barcodes) ? barcodePass(frame) : []
         guard passes.contains(.text) else { return Self.combine(symbols: symbols, lines: []) }
         var reading = firstReading(frame, symbols: symbols, readsBarcodes: passes.contains(.barcodes))
         for look in TextPipeline.secondLooks where runs(look.pass) { look.run(on: &reading, with: self) }

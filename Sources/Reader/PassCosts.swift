@@ -16,6 +16,18 @@ public final class PassCosts {
 
     public init() {}
 
+    /// Each pass's cost in the order the passes first ran: what a worker hands over to be added up.
+    public var table: [(name: String, cost: Cost)] { order.map { ($0, costs[$0]!) } }
+
+    /// Adds `table`'s costs to these (each worker of a bench keeps its own).
+    public func add(_ table: [(name: String, cost: Cost)]) {
+        for (name, cost) in table {
+            if costs[name] == nil { order.append(name) }
+            costs[name, default: Cost()].runs += cost.runs
+            costs[name]!.total += cost.total
+        }
+    }
+
     /// Runs `body` as the pass `name` (a `ReaderPass`'s), adding its time to the pass's cost.
     func measure<T>(_ name: String, _ body: () throws -> T) rethrows -> T {
         let start = ContinuousClock.now

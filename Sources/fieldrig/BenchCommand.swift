@@ -102,16 +102,22 @@ enum BenchReadCommand: Command {
         defer { reader.costs = nil }
         let reads = frames.count * runs
         for _ in 0..<runs { for frame in frames { _ = reader.read(frame) } }
-        let total = costs.order.reduce(Duration.zero) { $0 + costs.costs[$1]!.total }
         emit("")
         emit("Each pass of the same pass, over \(reads) reads (when it runs):")
+        printCosts(costs, of: reads)
+    }
+
+    /// The table of `costs`, over `reads` frames read: each pass, on how many of them it ran,
+    /// its share of the time, and what one run of it cost, with when it runs.
+    static func printCosts(_ costs: PassCosts, of reads: Int) {
+        let total = costs.order.reduce(Duration.zero) { $0 + costs.costs[$1]!.total }
         emit("pass                  ran on   share   per run")
         for name in costs.order {
             let cost = costs.costs[name]!
             emit(
                 String(
                     format: "%@ %5.0f%%  %5.1f%%  %@  (%@)", name.padding(toLength: 21, withPad: " ", startingAt: 0),
-                    Double(cost.runs) * 100 / Double(reads), cost.total / total * 100, ms(cost.total / cost.runs).padded(9),
+                    Double(cost.runs) * 100 / Double(max(1, reads)), cost.total / total * 100, ms(cost.total / cost.runs).padded(9),
                     ReaderPass(rawValue: name)?.trigger.description ?? ""))
         }
     }

@@ -16,7 +16,7 @@ enum BenchLiveCommand: Command {
     static let summary = "labels held up to a webcam, through the serial chooser: first row, settling, CPU a frame"
     static let about = """
         Usage: fieldrig bench live DIR [--budget N] [--spacing N] [--sharp F] [--second-looks N] [--every-frame] [--jobs N]
-                                     [--text-workers N]
+                                     [--text-workers N] [--pass-costs]
 
         Plays every sequence folder in DIR (each with its 'sequence' and a 'truth' sidecar, as
         Devices/serial-corpus/sequences renders them) through "Photograph a serial instead" on
@@ -30,13 +30,18 @@ enum BenchLiveCommand: Command {
         time of a frame read for text. Then a proven tag's first frame to its card, against the
         barcode pass alone.
 
+        With --pass-costs, also each of the reader's passes over the frames delivered: on how
+        many it ran, its share of the reading time and what one run cost (the barcode pass on
+        every frame, the text passes where the budget spends them; wall time on the reading
+        thread, so play one job at a time for CPU).
+
         The text budget (see the README) is the chooser's default unless given; --every-frame
         reads every frame whole, as before the budget.
         """
     static let notes = "Machines are shared and noisy: CPU time is steadier than wall time, but compare runs made together."
 
     enum Option: CommandOption {
-        case budget, spacing, sharp, secondLooks, everyFrame, jobs, textWorkers
+        case budget, spacing, sharp, secondLooks, everyFrame, jobs, textWorkers, passCosts
 
         var spec: OptionSpec {
             switch self {
@@ -52,6 +57,7 @@ enum BenchLiveCommand: Command {
             case .jobs: .integer("--jobs", "N", 1...64, default: defaultJobs, "sequences played at once (default: cores)")
             case .textWorkers:
                 .integer("--text-workers", "N", 1...64, default: 1, "engines a frame's rows are read again on, side by side (default 1)")
+            case .passCosts: .flag("--pass-costs", "also what each of the reader's passes cost, over every frame delivered")
             }
         }
     }
@@ -60,9 +66,18 @@ enum BenchLiveCommand: Command {
         guard options.positional.count == 1, let folder = options.positional.first else { throw UsageError("name one DIR") }
         let budget = try Self.budget(options)
         let sequences = try LiveSequence.all(in: folder)
+        let costs = options.has(.passCosts) ? Locked<[(name: String, cost: PassCosts.Cost)]>([]) : nil
         let results = try LivePlay.playAll(
-            sequences, budget: budget, jobs: options.integer(.jobs), textWorkers: options.integer(.textWorkers))
+            sequences, budget: budget, jobs: options.integer(.jobs), textWorkers: options.integer(.textWorkers), costs: costs)
         LiveReport(results).print()
+        if let costs {
+            let delivered = results.map(\.delivered).reduce(0, +)
+            emit("")
+            emit("Each pass of the reader, over the \(delivered) frames delivered (wall time on the reading thread):")
+            let all = PassCosts()
+            all.add(costs.current)
+            BenchReadCommand.printCosts(all, of: delivered)
+        }
         let tag = try BenchScanCommand.tagToCard(runs: 3)
         emit(
             String(
@@ -157,8 +172,12 @@ struct LivePlay {
     var readWhole = false
 
     /// Plays every sequence, `jobs` at once, each worker with its own reader (its rows read again
-    /// on `textWorkers` engines).
-    static func playAll(_ sequences: [LiveSequence], budget: TextBudget, jobs: Int, textWorkers: Int) throws -> [LivePlay] {
+    /// on `textWorkers` engines). Where `costs` is given, each reader's passes are measured and
+    /// added to it.
+    static func playAll(
+        _ sequences: [LiveSequence], budget: TextBudget, jobs: Int, textWorkers: Int,
+        costs: Locked<[(name: String, cost: PassCosts.Cost)]>? = nil
+    ) throws -> [LivePlay] {
         let results = Locked<[Int: Result<LivePlay, Error>]>([:])
         let setUp = Locked<CommandFailure?>(nil)
         let next = Locked(0)
@@ -168,10 +187,12 @@ struct LivePlay {
                 setUp.withLock { $0 = CommandFailure(error.description) }
                 return
             }
+            if costs != nil { reader.costs = PassCosts() }
             while let i = next.take(below: sequences.count) {
                 let outcome = Result { try LivePlay(sequences[i], reader: reader, budget: budget) }
                 results.withLock { $0[i] = outcome }
             }
+            if let mine = reader.costs?.table { costs?.withLock { $0 += mine } }
         }
         let all = results.current
         return try sequences.indices.map { i in

@@ -239,6 +239,19 @@ struct BenchLiveTests {
         let every = try fieldrig("bench", "live", "Devices/live", "--jobs", "1", "--every-frame")
         #expect(every.stdout.contains("read for text (100.0%), 0 for barcodes only"))
         #expect(run.stdout.contains("proven tag's first frame to its card: "))
+        #expect(!run.stdout.contains("Each pass of the reader"))
+    }
+
+    @Test("with --pass-costs, each pass of the reader over the frames delivered: barcodes on every one, text on the budget's")
+    func passCosts() throws {
+        let run = try fieldrig("bench", "live", "Devices/live", "--jobs", "1", "--pass-costs")
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("Each pass of the reader, over the 36 frames delivered"))
+        let rows = run.stdout.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
+        let barcodes = try #require(rows.first { $0.first == "barcodes" })
+        let text = try #require(rows.first { $0.first == "text" })
+        // 36 frames, every one read for barcodes; 6 of them (17%) for text, each read once.
+        #expect(barcodes[1] == "100%" && text[1] == "17%", "\(run.stdout)")
     }
 
     @Test("a folder with no sequence, or a truth that does not say its serial, is named with what to do")
