@@ -289,9 +289,9 @@ public enum SerialExtractor {
                 if value.hasPrefix("S"), !labelled.contains(OCRConfusion.fold(value)) {
                     let rest = String(value.dropFirst())
                     let namesWhole = labelledValues.contains { Tokens.sameField($0, value) }
+                    let unlabelledReads = { (field: String) in unlabelledValues.contains { $0 == field || Tokens.sameField($0, field) } }
                     if labelled.contains(OCRConfusion.fold(rest)) || labelledValues.contains(where: { Tokens.sameField($0, rest) })
-                        || !namesWhole && unlabelledValues.contains(where: { $0 == rest || Tokens.sameField($0, rest) })
-                            && !unlabelledValues.contains(where: { $0 == value || Tokens.sameField($0, value) })
+                        || !namesWhole && unlabelledReads(rest) && !unlabelledReads(value)
                     {
                         value = rest
                     } else if makersFormats.holdAny(rest) && !makersFormats.holdAny(value) {
