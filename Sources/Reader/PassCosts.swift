@@ -16,11 +16,14 @@ public final class PassCosts {
 
     public init() {}
 
-    /// Each pass's cost in the order the passes first ran: what a worker hands over to be added up.
-    public var table: [(name: String, cost: Cost)] { order.map { ($0, costs[$0]!) } }
+    /// Passes' costs, each by name, in the order they first ran.
+    public typealias Table = [(name: String, cost: Cost)]
+
+    /// These costs as a table: what a worker hands over to be added up.
+    public var table: Table { order.map { ($0, costs[$0]!) } }
 
     /// Adds `table`'s costs to these (each worker of a bench keeps its own).
-    public func add(_ table: [(name: String, cost: Cost)]) {
+    public func add(_ table: Table) {
         for (name, cost) in table {
             if costs[name] == nil { order.append(name) }
             costs[name, default: Cost()].runs += cost.runs

@@ -66,7 +66,7 @@ enum BenchLiveCommand: Command {
         guard options.positional.count == 1, let folder = options.positional.first else { throw UsageError("name one DIR") }
         let budget = try Self.budget(options)
         let sequences = try LiveSequence.all(in: folder)
-        let costs = options.has(.passCosts) ? Locked<[(name: String, cost: PassCosts.Cost)]>([]) : nil
+        let costs = options.has(.passCosts) ? Locked<PassCosts.Table>([]) : nil
         let results = try LivePlay.playAll(
             sequences, budget: budget, jobs: options.integer(.jobs), textWorkers: options.integer(.textWorkers), costs: costs)
         LiveReport(results).print()
@@ -176,7 +176,7 @@ struct LivePlay {
     /// added to it.
     static func playAll(
         _ sequences: [LiveSequence], budget: TextBudget, jobs: Int, textWorkers: Int,
-        costs: Locked<[(name: String, cost: PassCosts.Cost)]>? = nil
+        costs: Locked<PassCosts.Table>? = nil
     ) throws -> [LivePlay] {
         let results = Locked<[Int: Result<LivePlay, Error>]>([:])
         let setUp = Locked<CommandFailure?>(nil)
