@@ -16,7 +16,7 @@ enum BenchLiveCommand: Command {
     static let summary = "labels held up to a webcam, through the serial chooser: first row, settling, CPU a frame"
     static let about = """
         Usage: fieldrig bench live DIR [--budget N] [--spacing N] [--sharp F] [--second-looks N] [--every-frame] [--jobs N]
-                                     [--text-workers N] [--pass-costs]
+                                     [--text-workers N] [--pass-costs] [--stills STILLS]
 
         Plays every sequence folder in DIR (each with its 'sequence' and a 'truth' sidecar, as
         Devices/serial-corpus/sequences renders them) through "Photograph a serial instead" on
@@ -35,13 +35,19 @@ enum BenchLiveCommand: Command {
         every frame, the text passes where the budget spends them; wall time on the reading
         thread, so play one job at a time for CPU).
 
+        With --stills STILLS, also the label of each sequence NAME as a still image
+        (STILLS/NAME.png: the half of Devices/serial-corpus/generate's output the sequences
+        were rendered from), read as bench serials reads it after the sequences are played:
+        the first row live against the first row as a still, on the same labels, and each miss
+        says whether the still was read right.
+
         The text budget (see the README) is the chooser's default unless given; --every-frame
         reads every frame whole, as before the budget.
         """
     static let notes = "Machines are shared and noisy: CPU time is steadier than wall time, but compare runs made together."
 
     enum Option: CommandOption {
-        case budget, spacing, sharp, secondLooks, everyFrame, jobs, textWorkers, passCosts
+        case budget, spacing, sharp, secondLooks, everyFrame, jobs, textWorkers, passCosts, stills
 
         var spec: OptionSpec {
             switch self {
@@ -58,6 +64,7 @@ enum BenchLiveCommand: Command {
             case .textWorkers:
                 .integer("--text-workers", "N", 1...64, default: 1, "engines a frame's rows are read again on, side by side (default 1)")
             case .passCosts: .flag("--pass-costs", "also what each of the reader's passes cost, over every frame delivered")
+            case .stills: .value("--stills", "STILLS", "also each sequence's label as a still image (STILLS/NAME.png), against it")
             }
         }
     }
@@ -66,10 +73,13 @@ enum BenchLiveCommand: Command {
         guard options.positional.count == 1, let folder = options.positional.first else { throw UsageError("name one DIR") }
         let budget = try Self.budget(options)
         let sequences = try LiveSequence.all(in: folder)
+        var stills = try options.value(.stills).map { try StillsOfSequences(sequences, folder: $0) }
         let costs = options.has(.passCosts) ? Locked<PassCosts.Table>([]) : nil
         let results = try LivePlay.playAll(
             sequences, budget: budget, jobs: options.integer(.jobs), textWorkers: options.integer(.textWorkers), costs: costs)
-        LiveReport(results).print()
+        // After the sequences, so that their CPU is measured alone.
+        try stills?.read(jobs: options.integer(.jobs))
+        LiveReport(results, stills: stills).print()
         if let costs {
             let delivered = results.map(\.delivered).reduce(0, +)
             emit("")
@@ -253,9 +263,14 @@ struct LivePlay {
 /// The bench's report over the plays.
 struct LiveReport {
     let plays: [LivePlay]
+    /// Each sequence's label read as a still image, with `--stills`.
+    let stills: StillsOfSequences?
     static let settleTarget = Duration.milliseconds(1500)
 
-    init(_ plays: [LivePlay]) { self.plays = plays }
+    init(_ plays: [LivePlay], stills: StillsOfSequences? = nil) {
+        self.plays = plays
+        self.stills = stills
+    }
 
     func percent(_ count: Int, of total: Int) -> String { String(format: "%.1f%%", 100 * Double(count) / Double(max(1, total))) }
 
@@ -271,6 +286,7 @@ struct LiveReport {
         emit(
             "the true serial read whole on some frame: \(n - neverRead) of \(n) (\(percent(n - neverRead, of: n))); "
                 + "of those, first \(plays.filter { $0.readWhole && $0.first }.count)")
+        if let stills { printAgainst(stills) }
         let planted = plays.map(\.disagreements.planted).reduce(0, +)
         let shown = plays.map(\.disagreements.shown).reduce(0, +)
         emit("planted disagreements shown as one: \(shown) of \(planted)")
@@ -305,7 +321,8 @@ struct LiveReport {
         for play in misses {
             let rows = play.candidates.prefix(4).map(\.value).joined(separator: ", ")
             let why = play.listed ? "not first" : play.readWhole ? "not listed" : "never read whole on a frame, not listed"
-            emit("  miss: \(play.sequence.folder): \(play.truth) \(why) in [\(rows)]")
+            let still = stills.map { $0.first(play) ? "; first as a still" : "; not first as a still either" } ?? ""
+            emit("  miss: \(play.sequence.folder): \(play.truth) \(why) in [\(rows)]\(still)")
         }
         for play in plays where play.disagreements.shown < play.disagreements.planted {
             let rows = play.candidates.prefix(4).map { "\($0.value)\($0.disagreesWith.isEmpty ? "" : " (disagrees)")" }

@@ -254,6 +254,29 @@ struct BenchLiveTests {
         #expect(barcodes[1] == "100%" && text[1] == "17%", "\(run.stdout)")
     }
 
+    @Test("with --stills, each sequence's label as a still image, against the first row live; a missing still is named before playing")
+    func stills() throws {
+        let folder = NSTemporaryDirectory() + "fieldrig-stills-\(getpid())"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let missing = try fieldrig("bench", "live", "Devices/live", "--stills", folder)
+        #expect(missing.status == 1 && missing.stderr.contains("\(folder)/dell-latitude-held.png: no still image of that sequence's label"))
+        #expect(!missing.stdout.contains("sequences:"))
+        // The label the sequence holds up, as a still: read right, as it is live.
+        try FileManager.default.copyItem(atPath: "Devices/labels/dell-latitude.png", toPath: folder + "/dell-latitude-held.png")
+        let same = try fieldrig("bench", "live", "Devices/live", "--jobs", "1", "--stills", folder)
+        #expect(same.status == 0)
+        #expect(
+            same.stdout.contains("the same labels as still images (bench serials): first 1 of 1 (100.0%); live 1 (100.0%): not below them"))
+        #expect(same.stdout.contains("first as a still and not live: 0; first live and not as a still: 0"))
+        // Another label in its place: its still does not give the sequence's serial first.
+        try FileManager.default.removeItem(atPath: folder + "/dell-latitude-held.png")
+        try FileManager.default.copyItem(atPath: "Devices/labels/hp-elitebook.png", toPath: folder + "/dell-latitude-held.png")
+        let other = try fieldrig("bench", "live", "Devices/live", "--jobs", "1", "--stills", folder)
+        #expect(other.stdout.contains("first 0 of 1 (0.0%); live 1 (100.0%): not below them"))
+        #expect(other.stdout.contains("first as a still and not live: 0; first live and not as a still: 1"))
+    }
+
     @Test("a folder with no sequence, or a truth that does not say its serial, is named with what to do")
     func badInput() throws {
         let empty = try fieldrig("bench", "live", "Devices/labels")
