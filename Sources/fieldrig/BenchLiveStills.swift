@@ -36,7 +36,7 @@ struct StillsOfSequences {
             case .failure(let error): failed = failed ?? "\(error)"
             }
         }
-        if let failed { throw CommandFailure("\(failed). Render the stills again with Devices/serial-corpus/generate.") }
+        if let failed { throw CommandFailure(failed) }
         rows = paths.mapValues { read[$0] ?? [] }
     }
 

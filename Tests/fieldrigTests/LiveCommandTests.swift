@@ -275,6 +275,10 @@ struct BenchLiveTests {
         let other = try fieldrig("bench", "live", "Devices/live", "--jobs", "1", "--stills", folder)
         #expect(other.stdout.contains("first 0 of 1 (0.0%); live 1 (100.0%): not below them"))
         #expect(other.stdout.contains("first as a still and not live: 0; first live and not as a still: 1"))
+        // A still that is no image: named, with what it takes.
+        try Data("not an image".utf8).write(to: URL(fileURLWithPath: folder + "/dell-latitude-held.png"))
+        let corrupt = try fieldrig("bench", "live", "Devices/live", "--jobs", "1", "--stills", folder)
+        #expect(corrupt.status == 1 && corrupt.stderr.contains("\(folder)/dell-latitude-held.png: not an image this tool reads"))
     }
 
     @Test("a folder with no sequence, or a truth that does not say its serial, is named with what to do")
