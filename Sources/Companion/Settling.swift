@@ -144,6 +144,9 @@ public struct Settling: Sendable, Hashable {
     /// read alone while disagreeing with another value that frame read: which of two values that
     /// disagree leads where a frame saw both (a frame that read only one of them has no say).
     public private(set) var ledDisagreement: [String: Int] = [:]
+    /// Whether a frame read for text has put a value read in print first (alone or agreeing with
+    /// a barcode), when `voting`: until one does, the window's print is read as nothing.
+    public private(set) var printOffered = false
 
     private struct Seen: Sendable, Hashable {
         var reading: Reading
@@ -167,6 +170,7 @@ public struct Settling: Sendable, Hashable {
             firstOnFrames[first.value, default: 0] += 1
             if firstCandidates[first.value] == nil { firstCandidates[first.value] = first }
             if !first.disagreesWith.isEmpty { ledDisagreement[first.value, default: 0] += 1 }
+            printOffered = printOffered || first.evidence != .barcode
         }
         for reading in readings where voting {
             guard !reading.source.isBarcode else {

@@ -48,7 +48,10 @@ public final class SerialDriver {
     /// A frame's barcodes, and its printed text where the budget spends a text pass on it.
     private func read(_ inHand: FrameInHand) -> [Reading] {
         guard chooser.isReading else { return inHand.barcodes }
-        guard spending.wantsText(inHand.frame, windowOpen: chooser.settling != nil) else { return inHand.barcodes }
+        let settling = chooser.settling
+        guard spending.wantsText(inHand.frame, windowOpen: settling != nil, printOffered: settling?.printOffered ?? true) else {
+            return inHand.barcodes
+        }
         return inHand.readings(secondLooks: spending.passTakesSecondLooks)
     }
 

@@ -65,8 +65,10 @@ struct TextBudgetSpending {
     init(_ budget: TextBudget) { self.budget = budget }
 
     /// Whether `frame` gets the text pass; `windowOpen` says whether a settling window is
-    /// collecting (its passes are counted against the window).
-    mutating func wantsText(_ frame: Frame, windowOpen: Bool) -> Bool {
+    /// collecting (its passes are counted against the window), and `printOffered` whether any of
+    /// the window's passes has read a value in print: until one has, each pass takes the second
+    /// looks too (print the page's reading finds nothing on, faint or pale, is what they read).
+    mutating func wantsText(_ frame: Frame, windowOpen: Bool, printOffered: Bool = true) -> Bool {
         if !windowOpen { (spentInWindow, looksInWindow, sharpestPass) = (0, 0, 0) }
         if sinceLast < Int.max { sinceLast += 1 }
         guard spentInWindow < budget.perWindow, sinceLast >= budget.spacing else { return false }
@@ -76,8 +78,9 @@ struct TextBudgetSpending {
         if recent.count > TextBudget.remembered { recent.removeFirst() }
         guard quality.sharpness >= budget.sharpEnough * (recent.max() ?? 0) else { return false }
         let best = looksInWindow == 0 || quality.sharpness > sharpestPass
-        passTakesSecondLooks = budget.secondLooksPerWindow == .max || looksInWindow < budget.secondLooksPerWindow && best
-        if passTakesSecondLooks { looksInWindow += 1 }
+        let counted = budget.secondLooksPerWindow == .max || looksInWindow < budget.secondLooksPerWindow && best
+        if counted { looksInWindow += 1 }
+        passTakesSecondLooks = counted || windowOpen && !printOffered
         sharpestPass = max(sharpestPass, quality.sharpness)
         return spend()
     }

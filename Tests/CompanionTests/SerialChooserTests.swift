@@ -341,6 +341,18 @@ struct FirstOnFramesTests {
         #expect(Settling(startedAt: .zero).firstOnFrames.isEmpty)
     }
 
+    @Test("print has offered a value once a frame read for text put one read in print first; a barcode's value alone is not print's")
+    func printOffered() {
+        let code = Reading(value: "ABC123456", source: .barcode(symbology: "CODE-128"), box: Box(x: 10, y: 60, width: 300, height: 40))
+        let scraps = Reading(value: "~ ,", source: .text(line: 1), box: Box(x: 10, y: 10, width: 40, height: 24))
+        let line = Reading(value: "Serial No: ABC123456", source: .text(line: 1), box: Box(x: 10, y: 10, width: 300, height: 24))
+        var settling = Settling(startedAt: .zero, voting: true)
+        for frame in [[code], [code, scraps], [code]] { settling.add(frame) }
+        #expect(!settling.printOffered)
+        settling.add([code, line])
+        #expect(settling.printOffered)
+    }
+
     @Test("a frame that read nothing but the label's title, a maker's name and model, puts nothing first; the model is still offered")
     func titleOnlyFramesPutNothingFirst() {
         // Glare over the serial's line on two frames: each read the title alone. A third read

@@ -87,6 +87,25 @@ struct TextBudgetTests {
         #expect(TextBudget.standard.secondLooksPerWindow == 1)
     }
 
+    @Test("while no pass of the window has read a value in print, each of its passes takes the second looks too")
+    func secondLooksWhilePrintOffersNothing() {
+        var spending = TextBudgetSpending(TextBudget(perWindow: 6, spacing: 1, sharpEnough: 0, secondLooksPerWindow: 1))
+        let soft = stripes(period: 5, blur: 3)
+        var looks: [Bool] = []
+        // A window opened on a barcode: its first pass has them, and the next two, their print
+        // offering nothing; once a pass offers a value, the rest read the page alone.
+        for offered in [false, false, false, true, true] {
+            let read = spending.wantsText(soft, windowOpen: true, printOffered: offered)
+            #expect(read)
+            looks.append(spending.passTakesSecondLooks)
+        }
+        #expect(looks == [true, true, true, false, false])
+        // Before a window opens each pass has them anyway, offered or not.
+        var closed = TextBudgetSpending(TextBudget(perWindow: 6, spacing: 1, sharpEnough: 0, secondLooksPerWindow: 1))
+        let before = closed.wantsText(soft, windowOpen: false, printOffered: true)
+        #expect(before && closed.passTakesSecondLooks)
+    }
+
     @Test("a sharper scene that left the view stops counting: the sharpest is the last half second's")
     func sharpestIsRecent() {
         var spending = TextBudgetSpending(TextBudget(perWindow: 100, spacing: 1, sharpEnough: 0.8, leastContrast: 64))
