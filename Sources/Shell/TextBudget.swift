@@ -21,7 +21,8 @@ public struct TextBudget: Sendable, Equatable {
     /// Text passes at most in one window that take the reader's second looks too (smear drawn
     /// back, pale print stretched, codes at other sizes, unread rows): the window's first (each
     /// pass before a window opens is one), then any sharper than every pass before it; the rest
-    /// read the page and its reading repairs only.
+    /// read the page and its reading repairs only. Besides these, in the serial chooser, each
+    /// pass while none of the window's has read a value in print (`wantsText`'s `printOffered`).
     public var secondLooksPerWindow: Int
 
     public init(perWindow: Int, spacing: Int, sharpEnough: Double, leastContrast: Int = 0, secondLooksPerWindow: Int = .max) {
@@ -59,7 +60,8 @@ struct TextBudgetSpending {
     private var sharpestPass = 0.0
     /// Whether the text pass just spent takes the second looks too: the window's first (and so
     /// each pass before a window opens: the chooser's opens on the first print it offers a value
-    /// from), then one sharper than every pass before it, as many as the budget says.
+    /// from), then one sharper than every pass before it, as many as the budget says; and each
+    /// while the window's print has offered no value.
     private(set) var passTakesSecondLooks = false
 
     init(_ budget: TextBudget) { self.budget = budget }
