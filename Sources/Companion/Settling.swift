@@ -28,6 +28,8 @@ public struct PrintedTrack: Sendable, Hashable {
     public private(set) var frames = 0
     private var votes: [[Character: Int]]
     private var latest: [Character]
+    /// Each frame's reading of the line, whole, in the order read.
+    private var wholes: [String] = []
 
     init(_ reading: Reading) {
         box = reading.box
@@ -91,14 +93,35 @@ public struct PrintedTrack: Sendable, Hashable {
         slope = reading.slope
         roughSlope = reading.roughSlope
         readOnce.merge(reading.readOnce) { first, _ in first }
+        wholes.append(reading.value)
         frames += 1
+    }
+
+    /// The line as the frames read it: each position's most frequent character
+    /// (`characterVote`). Where two positions or more are tied between characters that are not
+    /// look-alikes (two frames read different print there, not one print two ways), their
+    /// characters are taken together from one frame's reading, not each from another frame: the
+    /// reading that shares the most characters with the vote (of as many, the latest).
+    public var value: String {
+        let voted = Array(characterVote)
+        let tied = votes.indices.filter { k in
+            let best = votes[k].values.max() ?? 0
+            let top = votes[k].filter { $0.value == best }.keys
+            return top.contains { a in top.contains { !SerialExtractor.lookAlike(a, $0) } }
+        }
+        guard tied.count >= 2 else { return String(voted) }
+        func shared(_ whole: [Character]) -> Int { zip(whole, voted).filter { $0 == $1 }.count }
+        let readings = wholes.map(Array.init)
+        let most = readings.map(shared).max() ?? 0
+        guard let chosen = readings.last(where: { shared($0) == most }) else { return String(voted) }
+        return String(voted.indices.map { tied.contains($0) ? chosen[$0] : voted[$0] })
     }
 
     /// Each position's most frequent character. Characters read there equally often are settled
     /// by the one the others could be misreadings of: read 9, S and Q once each, it is 9 (OCR
     /// reads a 9 as S and as Q, but an S not as Q); then by the one OCR reads as the other (0
     /// read as O, 5 as S: `SerialExtractor.oftenReadAs`); still tied, the latest frame's.
-    public var value: String {
+    private var characterVote: String {
         String(
             votes.indices.map { k in
                 let best = votes[k].values.max() ?? 0

@@ -141,6 +141,29 @@ struct SerialChooserTests {
         #expect(latest.printed.map(\.value) == ["S/N: PFDBSL8U"])
     }
 
+    @Test("characters tied at two places or more are taken together from one frame's reading, not each from another frame")
+    func tiesTakenFromOneReading() {
+        // Faint print read on two frames: the first misread four characters of the serial, the
+        // second read it as its barcode carries it. Each tie settled alone made a value neither
+        // frame read, FDO065604E4, which then disagreed with the barcode and was listed first.
+        let lines = ["S/N FDO06S604KA", "S/N FDO065664E4"].map { printed($0, line: 1) }
+        var settling = Settling(startedAt: .zero, voting: true)
+        for line in lines { settling.add([line]) }
+        #expect(settling.printed.map(\.value) == ["S/N FDO065664E4"])
+        var c = reading(lines.map { [barcode("FDO065664E4", "CODE-128"), $0] })
+        _ = c.handle(.clock(.seconds(1)))
+        #expect(c.rows.first == SerialChooser.Row(value: "FDO065664E4", detail: "printed line 1 and CODE-128 barcode: they agree"))
+        #expect(!c.rows.contains { $0.detail.contains("disagrees") })
+        // Places tied between look-alikes are one print read two ways: each is settled as before,
+        // and one place tied otherwise is the latest frame's.
+        var lookAlikes = Settling(startedAt: .zero, voting: true)
+        for line in ["S/N YD-UCC4N1HUQY2D", "S/N WD-UCCANIHUQY2D"] { lookAlikes.add([printed(line, line: 1)]) }
+        #expect(lookAlikes.printed.map(\.value) == ["S/N WD-UCC4N1HUQY2D"])
+        var both = Settling(startedAt: .zero, voting: true)
+        for line in ["S/N PFOBSL8U", "S/N PF0B5L8U"] { both.add([printed(line, line: 1)]) }
+        #expect(both.printed.map(\.value) == ["S/N PF0B5L8U"])
+    }
+
     @Test("a line read again within one frame (sharpened, at another size) is one vote, its other readings kept as read")
     func secondLooksKept() {
         // One frame: the reader read the serial line, then read it twice more. The first reading
