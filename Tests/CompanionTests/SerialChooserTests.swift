@@ -141,7 +141,7 @@ struct SerialChooserTests {
         #expect(latest.printed.map(\.value) == ["S/N: PFDBSL8U"])
     }
 
-    @Test("characters tied at two places or more are taken together from one frame's reading, not each from another frame")
+    @Test("two places or more tied between characters that are not look-alikes are taken from one frame's reading; look-alikes as before")
     func tiesTakenFromOneReading() {
         // Faint print read on two frames: the first misread four characters of the serial, the
         // second read it as its barcode carries it. Each tie settled alone made a value neither
