@@ -27,7 +27,6 @@ public struct PrintedTrack: Sendable, Hashable {
     public let place: Provenance.Place
     public private(set) var frames = 0
     private var votes: [[Character: Int]]
-    private var latest: [Character]
     /// Each frame's reading of the line, whole, in the order read.
     private var wholes: [String] = []
 
@@ -36,7 +35,6 @@ public struct PrintedTrack: Sendable, Hashable {
         let chars = Array(reading.value)
         place = Provenance.Place(reading.source)
         votes = chars.map { [$0: 0] }
-        latest = chars
         add(reading)
     }
 
@@ -88,7 +86,6 @@ public struct PrintedTrack: Sendable, Hashable {
     mutating func add(_ reading: Reading) {
         let chars = Array(reading.value)
         for (k, ch) in chars.enumerated() { votes[k][ch, default: 0] += 1 }
-        latest = chars
         box = reading.box
         slope = reading.slope
         roughSlope = reading.roughSlope
@@ -105,8 +102,7 @@ public struct PrintedTrack: Sendable, Hashable {
     public var value: String {
         let voted = Array(characterVote)
         let tied = votes.indices.filter { k in
-            let best = votes[k].values.max() ?? 0
-            let top = votes[k].filter { $0.value == best }.keys
+            let top = mostRead(at: k)
             return top.contains { a in top.contains { !SerialExtractor.lookAlike(a, $0) } }
         }
         guard tied.count >= 2 else { return String(voted) }
@@ -122,10 +118,10 @@ public struct PrintedTrack: Sendable, Hashable {
     /// reads a 9 as S and as Q, but an S not as Q); then by the one OCR reads as the other (0
     /// read as O, 5 as S: `SerialExtractor.oftenReadAs`); still tied, the latest frame's.
     private var characterVote: String {
-        String(
+        let latest = Array(wholes.last ?? "")
+        return String(
             votes.indices.map { k in
-                let best = votes[k].values.max() ?? 0
-                let tied = votes[k].filter { $0.value == best }.keys
+                let tied = mostRead(at: k)
                 guard tied.count > 1 else { return tied.first ?? latest[k] }
                 func explains(_ ch: Character) -> Int {
                     votes[k].filter { SerialExtractor.lookAlike(ch, $0.key) }.values.reduce(0, +)
@@ -138,6 +134,12 @@ public struct PrintedTrack: Sendable, Hashable {
                 if printed.count == 1, let ch = printed.first { return ch }
                 return settled.contains(latest[k]) ? latest[k] : settled.min() ?? latest[k]
             })
+    }
+
+    /// The characters read at position `k` on the most frames (more than one where tied).
+    private func mostRead(at k: Int) -> [Character] {
+        let best = votes[k].values.max() ?? 0
+        return votes[k].filter { $0.value == best }.map(\.key)
     }
 }
 
