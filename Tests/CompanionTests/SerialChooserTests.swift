@@ -14,6 +14,16 @@ struct SerialChooserTests {
         return c
     }
 
+    /// The window's printed lines, voted, after frames that each read one line (`lines`, in order).
+    func voted(_ lines: [Reading]) -> [String] {
+        var settling = Settling(startedAt: .zero, voting: true)
+        for line in lines { settling.add([line]) }
+        return settling.printed.map(\.value)
+    }
+
+    /// The same, each of `lines` read as printed line 1.
+    func voted(_ lines: [String]) -> [String] { voted(lines.map { printed($0, line: 1) }) }
+
     @Test("many frames, one answer: each character of a printed line is what most frames read there")
     func voting() {
         // Five frames of one label: OCR reads the 0 as O in two of them (the first among them),
@@ -115,9 +125,7 @@ struct SerialChooserTests {
         // A Seagate label's serial line read in three frames: its 9 read as 9, S and Q once each.
         // Its barcode carries an S data identifier and a 5 there.
         let lines = ["SERIAL ZA9FMH6Y", "SERIAL ZASFMH6Y", "SERIAL ZAQFMH6Y"].map { printed($0, line: 1) }
-        var settling = Settling(startedAt: .zero, voting: true)
-        for line in lines { settling.add([line]) }
-        #expect(settling.printed.map(\.value) == ["SERIAL ZA9FMH6Y"])
+        #expect(voted(lines) == ["SERIAL ZA9FMH6Y"])
         var c = reading(lines.map { [barcode("SZA5FMH6Y", "CODE-128"), $0] })
         _ = c.handle(.clock(.seconds(1)))
         #expect(
@@ -128,17 +136,11 @@ struct SerialChooserTests {
         // Two characters each the other's look-alike: the one OCR reads as the other (a 0 as O,
         // a 5 as S, far more often than the other way round), whichever frame came last.
         for lines in [["S/N: PF0BSL8U", "S/N: PFOBSL8U"], ["S/N: PFOBSL8U", "S/N: PF0BSL8U"]] {
-            var two = Settling(startedAt: .zero, voting: true)
-            for line in lines { two.add([printed(line, line: 1)]) }
-            #expect(two.printed.map(\.value) == ["S/N: PF0BSL8U"])
+            #expect(voted(lines) == ["S/N: PF0BSL8U"])
         }
-        var five = Settling(startedAt: .zero, voting: true)
-        for line in ["S/N: PF0B5L8U", "S/N: PF0BSL8U"] { five.add([printed(line, line: 1)]) }
-        #expect(five.printed.map(\.value) == ["S/N: PF0B5L8U"])
+        #expect(voted(["S/N: PF0B5L8U", "S/N: PF0BSL8U"]) == ["S/N: PF0B5L8U"])
         // Neither read as the other more often (D and 0): still the latest frame's.
-        var latest = Settling(startedAt: .zero, voting: true)
-        for line in ["S/N: PF0BSL8U", "S/N: PFDBSL8U"] { latest.add([printed(line, line: 1)]) }
-        #expect(latest.printed.map(\.value) == ["S/N: PFDBSL8U"])
+        #expect(voted(["S/N: PF0BSL8U", "S/N: PFDBSL8U"]) == ["S/N: PFDBSL8U"])
     }
 
     @Test("two places or more tied between characters that are not look-alikes are taken from one frame's reading; look-alikes as before")
@@ -147,21 +149,15 @@ struct SerialChooserTests {
         // second read it as its barcode carries it. Each tie settled alone made a value neither
         // frame read, FDO065604E4, which then disagreed with the barcode and was listed first.
         let lines = ["S/N FDO06S604KA", "S/N FDO065664E4"].map { printed($0, line: 1) }
-        var settling = Settling(startedAt: .zero, voting: true)
-        for line in lines { settling.add([line]) }
-        #expect(settling.printed.map(\.value) == ["S/N FDO065664E4"])
+        #expect(voted(lines) == ["S/N FDO065664E4"])
         var c = reading(lines.map { [barcode("FDO065664E4", "CODE-128"), $0] })
         _ = c.handle(.clock(.seconds(1)))
         #expect(c.rows.first == SerialChooser.Row(value: "FDO065664E4", detail: "printed line 1 and CODE-128 barcode: they agree"))
         #expect(!c.rows.contains { $0.detail.contains("disagrees") })
         // Places tied between look-alikes are one print read two ways: each is settled as before,
         // and one place tied otherwise is the latest frame's.
-        var lookAlikes = Settling(startedAt: .zero, voting: true)
-        for line in ["S/N YD-UCC4N1HUQY2D", "S/N WD-UCCANIHUQY2D"] { lookAlikes.add([printed(line, line: 1)]) }
-        #expect(lookAlikes.printed.map(\.value) == ["S/N WD-UCC4N1HUQY2D"])
-        var both = Settling(startedAt: .zero, voting: true)
-        for line in ["S/N PFOBSL8U", "S/N PF0B5L8U"] { both.add([printed(line, line: 1)]) }
-        #expect(both.printed.map(\.value) == ["S/N PF0B5L8U"])
+        #expect(voted(["S/N YD-UCC4N1HUQY2D", "S/N WD-UCCANIHUQY2D"]) == ["S/N WD-UCC4N1HUQY2D"])
+        #expect(voted(["S/N PFOBSL8U", "S/N PF0B5L8U"]) == ["S/N PF0B5L8U"])
     }
 
     @Test("a line read again within one frame (sharpened, at another size) is one vote, its other readings kept as read")
