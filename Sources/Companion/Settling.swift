@@ -13,11 +13,15 @@ public struct OfferedValue: Sendable, Hashable {
     public var fromText: Bool
 }
 
-/// One printed line followed across the frames of a window: where it is, and how often each
-/// character was read at each position (by readings of one length: a line OCR read with a
-/// character more or less is another track).
+/// One printed line followed across the frames of a window: where it lies on the label (`held`:
+/// the hand moves the label between frames), and how often each character was read at each
+/// position (by readings of one length: a line OCR read with a character more or less is another
+/// track).
 public struct PrintedTrack: Sendable, Hashable {
     public private(set) var box: Box
+    /// Where the line lies on the label as the window first held it: its latest box less how
+    /// far the hand had moved the label by that frame (`Settling`'s `shift`).
+    public private(set) var held: Box
     /// How the line slopes on the label, as its latest reading's words showed it.
     public private(set) var slope: Double?
     /// Its rough slope, from words closer together (`Reading.roughSlope`).
@@ -27,31 +31,39 @@ public struct PrintedTrack: Sendable, Hashable {
     public let place: Provenance.Place
     public private(set) var frames = 0
     private var votes: [[Character: Int]]
-    /// Each frame's reading of the line, whole, in the order read.
+    /// Each frame's reading of the line, whole, in the order read, and which of the window's
+    /// frames read it (counted from 0).
     private var wholes: [String] = []
+    private var readOn: [Int] = []
 
-    init(_ reading: Reading) {
+    init(_ reading: Reading, frame: Int, shift: Shift) {
         box = reading.box
+        held = shift.undone(on: reading.box)
         let chars = Array(reading.value)
         place = Provenance.Place(reading.source)
         votes = chars.map { [$0: 0] }
-        add(reading)
+        add(reading, frame: frame, shift: shift)
     }
 
     /// How many characters the line has.
     public var length: Int { votes.count }
 
-    /// Whether `reading` is this line read again: as long, and where the line is.
-    func follows(_ reading: Reading) -> Bool {
-        reading.value.count == length && lies(over: reading.box)
+    /// Whether `reading`, read on a frame the hand had moved the label `shift` by, is this line
+    /// read again: as long, and where the line is on the label.
+    func follows(_ reading: Reading, shift: Shift) -> Bool {
+        reading.value.count == length && lies(over: shift.undone(on: reading.box))
     }
 
-    /// Whether `other` lies where this line is: on its row, over at least half the shorter.
+    /// Whether `other` (a box on the label as held, `held`) lies where this line is: on its row,
+    /// over at least half the shorter.
     func lies(over other: Box) -> Bool {
-        let vertical = abs((box.y + box.height / 2) - (other.y + other.height / 2)) * 2 <= max(box.height, other.height)
-        let overlap = min(box.maxX, other.maxX) - max(box.x, other.x)
-        return vertical && overlap * 2 >= min(box.width, other.width)
+        let vertical = abs(held.middle.y - other.middle.y) * 2 <= max(held.height, other.height)
+        let overlap = min(held.maxX, other.maxX) - max(held.x, other.x)
+        return vertical && overlap * 2 >= min(held.width, other.width)
     }
+
+    /// Whether this line was read, whole and as `value` is, on some frame.
+    func wasRead(as value: String) -> Bool { wholes.contains(value) }
 
     /// Whether `other` was read on at least twice as many frames as this line, and on two at least.
     func isOutnumbered(by other: PrintedTrack) -> Bool {
@@ -62,7 +74,7 @@ public struct PrintedTrack: Sendable, Hashable {
     /// (and on two at least): this reading is the odd one out, a character lost or gained, or a
     /// piece of the line read on a frame that showed only part of it.
     func isOutvoted(by other: PrintedTrack) -> Bool {
-        other.length != length && isOutnumbered(by: other) && lies(over: other.box) && readsLike(other)
+        other.length != length && isOutnumbered(by: other) && lies(over: other.held) && readsLike(other)
     }
 
     /// Whether `other`, read on at least twice as many frames (and on two at least), holds this
@@ -83,15 +95,59 @@ public struct PrintedTrack: Sendable, Hashable {
         return OCRConfusion.editDistance(mine, theirs) <= abs(mine.count - theirs.count) + 2
     }
 
-    mutating func add(_ reading: Reading) {
+    mutating func add(_ reading: Reading, frame: Int, shift: Shift) {
         let chars = Array(reading.value)
         for (k, ch) in chars.enumerated() { votes[k][ch, default: 0] += 1 }
         box = reading.box
+        held = shift.undone(on: reading.box)
         slope = reading.slope
         roughSlope = reading.roughSlope
         readOnce.merge(reading.readOnce) { first, _ in first }
         wholes.append(reading.value)
+        readOn.append(frame)
         frames += 1
+    }
+
+    /// The line as the frames read it (`value`), where places its frames are tied at (as many
+    /// read one character there as another) are read also by pieces of it among `others`:
+    /// shorter lines lying over it, a frame that saw part of the line (glare or a thumb over the
+    /// rest) or read it in pieces. Each frame that read a piece and not the line is one more vote
+    /// at the tied places the piece covers, where it lies in the line (`placing`).
+    func value(breakingTiesWith others: [PrintedTrack]) -> String {
+        let tied = Set(votes.indices.filter { mostRead(at: $0).count > 1 })
+        guard !tied.isEmpty else { return value }
+        var track = self
+        for piece in others {
+            guard let offset = placing(piece, tied: tied) else { continue }
+            for (frame, whole) in zip(piece.readOn, piece.wholes) where !readOn.contains(frame) {
+                for (i, ch) in whole.enumerated() where tied.contains(offset + i) { track.votes[offset + i][ch, default: 0] += 1 }
+            }
+        }
+        return track.value
+    }
+
+    /// Where `piece` lies in this line, when it is a piece of it: the one place where it reads
+    /// what the line's frames agree on (look-alikes as the same) at three places at least and
+    /// at every place it covers but the tied ones, and at each tied place one of the characters
+    /// tied there (at one at least). A piece that fits two places, or none, has no say.
+    private func placing(_ piece: PrintedTrack, tied: Set<Int>) -> Int? {
+        guard piece.length >= 4, piece.length < length, lies(over: piece.held) else { return nil }
+        let chars = Array(piece.value)
+        let fits = (0...(length - piece.length)).filter { offset in
+            var (agreed, broken) = (0, 0)
+            for (i, ch) in chars.enumerated() {
+                let top = mostRead(at: offset + i)
+                if tied.contains(offset + i) {
+                    guard top.contains(ch) else { return false }
+                    broken += 1
+                } else {
+                    guard top.contains(where: { SerialExtractor.lookAlike($0, ch) }) else { return false }
+                    agreed += 1
+                }
+            }
+            return agreed >= 3 && broken >= 1
+        }
+        return fits.count == 1 ? fits.first : nil
     }
 
     /// The line as the frames read it: each position's most frequent character
@@ -143,6 +199,17 @@ public struct PrintedTrack: Sendable, Hashable {
     }
 }
 
+/// How far the hand has moved the label in a frame from where the settling window first held
+/// it, in pixels right and down (`Settling`).
+public struct Shift: Sendable, Hashable {
+    public var dx: Int
+    public var dy: Int
+    public static let none = Shift(dx: 0, dy: 0)
+
+    /// Where `box`, read on a frame the label was moved this far in, lies on the label as held.
+    func undone(on box: Box) -> Box { box.moved(-dx, -dy) }
+}
+
 /// Values collected over the settling window (SCAN-3): every distinct value seen, from barcodes
 /// and print, across frames, with where each was read.
 public struct Settling: Sendable, Hashable {
@@ -172,6 +239,13 @@ public struct Settling: Sendable, Hashable {
     /// Whether a frame read for text has put a value read in print first (alone or agreeing with
     /// a barcode), when `voting`: until one does, the window's print is read as nothing.
     public private(set) var printOffered = false
+    /// Frames added while `voting`, counted to tell a line's frames from its pieces'.
+    private var framesAdded = 0
+    /// How far the hand had moved the label in the latest frame, and where each barcode the
+    /// window read lies on the label as held: a line is followed where it lies on the label, not
+    /// in the frame, so a label moved between two frames read for text is still one label.
+    public private(set) var shift = Shift.none
+    private var codesHeld: [String: Box] = [:]
 
     private struct Seen: Sendable, Hashable {
         var reading: Reading
@@ -197,17 +271,19 @@ public struct Settling: Sendable, Hashable {
             if !first.disagreesWith.isEmpty { ledDisagreement[first.value, default: 0] += 1 }
             printOffered = printOffered || first.evidence != .barcode
         }
+        defer { if voting { framesAdded += 1 } }
+        if voting { hold(readings) }
         for reading in readings where voting {
             guard !reading.source.isBarcode else {
                 latest.append(Seen(reading: reading, track: nil, vote: false))
                 continue
             }
-            if let track = printed.firstIndex(where: { $0.follows(reading) }) {
+            if let track = printed.firstIndex(where: { $0.follows(reading, shift: shift) }) {
                 let voted = latest.contains { $0.track == track }
-                if !voted { printed[track].add(reading) }
+                if !voted { printed[track].add(reading, frame: framesAdded, shift: shift) }
                 latest.append(Seen(reading: reading, track: track, vote: !voted))
             } else {
-                printed.append(PrintedTrack(reading))
+                printed.append(PrintedTrack(reading, frame: framesAdded, shift: shift))
                 latest.append(Seen(reading: reading, track: printed.count - 1, vote: true))
             }
         }
@@ -226,8 +302,37 @@ public struct Settling: Sendable, Hashable {
         }
     }
 
+    /// The frame's `shift`, and where its barcodes lie on the label as held.
+    private mutating func hold(_ readings: [Reading]) {
+        shift = shift(of: readings)
+        for code in readings where code.source.isBarcode { codesHeld[code.value] = shift.undone(on: code.box) }
+    }
+
+    /// How far the label was moved in the frame of `readings`: by the median of how far its
+    /// anchors moved from where they lie as held. An anchor is read once in the frame and was
+    /// read before: a barcode, or a line of four characters at least read exactly as one of the
+    /// window's lines (one only) was read on a frame. Without one, where the last frame held it.
+    private func shift(of readings: [Reading]) -> Shift {
+        let once = Dictionary(grouping: readings, by: \.value).values.filter { $0.count == 1 }.compactMap(\.first)
+        let moves = once.compactMap { reading -> (dx: Int, dy: Int)? in
+            guard let held = heldAnchor(reading) else { return nil }
+            return (reading.box.middle.x - held.middle.x, reading.box.middle.y - held.middle.y)
+        }
+        guard !moves.isEmpty else { return shift }
+        func median(_ values: [Int]) -> Int { values.sorted()[(values.count - 1) / 2] }
+        return Shift(dx: median(moves.map(\.dx)), dy: median(moves.map(\.dy)))
+    }
+
+    /// Where `reading` lies on the label as held, when it is an anchor (`shift(of:)`).
+    private func heldAnchor(_ reading: Reading) -> Box? {
+        if reading.source.isBarcode { return codesHeld[reading.value] }
+        let lines = printed.filter { $0.wasRead(as: reading.value) }
+        return reading.value.count >= 4 && lines.count == 1 ? lines.first?.held : nil
+    }
+
     /// What the window read, for the serial extractor: the latest frame as it was read, each
-    /// printed line's vote replaced by the window's answer for that line, its second looks as
+    /// printed line's vote replaced by the window's answer for that line (places its frames are
+    /// tied at read also by its pieces: `value(breakingTiesWith:)`), its second looks as
     /// they were; then what earlier frames read and the latest did not (barcodes exact, lines as
     /// voted). A line read in a length the window outvoted (`isOutvoted`), or a piece of a line
     /// read whole on more frames (`isPiece`), is left out, with its second looks. One still
@@ -235,7 +340,8 @@ public struct Settling: Sendable, Hashable {
     public var readings: [SerialReading] {
         func voted(_ track: PrintedTrack) -> SerialReading {
             SerialReading(
-                value: track.value, symbology: nil, at: track.place, box: track.box, slope: track.slope, roughSlope: track.roughSlope,
+                value: track.value(breakingTiesWith: printed), symbology: nil, at: track.place, box: track.box, slope: track.slope,
+                roughSlope: track.roughSlope,
                 readOnce: track.readOnce)
         }
         let outvoted = Set(printed.indices.filter { k in printed.contains { printed[k].isOutvoted(by: $0) || printed[k].isPiece(of: $0) } })

@@ -120,6 +120,12 @@ public struct Box: Sendable, Hashable, Codable, CustomStringConvertible {
         Box(x: x - margin, y: y - margin, width: width + 2 * margin, height: height + 2 * margin)
     }
 
+    /// This box moved `dx` pixels right and `dy` down.
+    public func moved(_ dx: Int, _ dy: Int) -> Box { Box(x: x + dx, y: y + dy, width: width, height: height) }
+
+    /// Its middle point.
+    public var middle: (x: Int, y: Int) { (x + width / 2, y + height / 2) }
+
     /// "x,y wxh", for a person reading a terminal.
     public var description: String { "\(x),\(y) \(width)x\(height)" }
 }

@@ -160,6 +160,58 @@ struct SerialChooserTests {
         #expect(voted(["S/N PFOBSL8U", "S/N PF0B5L8U"]) == ["S/N PF0B5L8U"])
     }
 
+    @Test("a label the hand moved between two frames read for text is one label: its lines are followed where they lie on it")
+    func linesFollowedOnTheLabelMoved() {
+        // Two frames a tenth of a second apart, the label moved 300 pixels right and 40 down:
+        // its barcode and its title line moved with it, and its serial line is voted once.
+        func frame(_ serial: String, moved dx: Int, _ dy: Int) -> [Reading] {
+            [barcode("73110153", "CODE-128"), printed("KVM CONSOLE 8-PORT", line: 1), printed(serial, line: 3)].map { $0.moved(dx, dy) }
+        }
+        var settling = Settling(startedAt: .zero, voting: true)
+        settling.add(frame("SER. NO. 73115153", moved: 0, 0))
+        settling.add(frame("SER. NO. 73115158", moved: 300, 40))
+        #expect(settling.shift == Shift(dx: 300, dy: 40))
+        #expect(settling.printed.map(\.frames) == [2, 2])
+        // A frame with no anchor (nothing read as before) is held where the last one was.
+        settling.add([printed("SER. NO. 73115I53", line: 3).moved(300, 40)])
+        #expect(settling.shift == Shift(dx: 300, dy: 40))
+        #expect(settling.printed.map(\.frames) == [2, 3])
+        #expect(settling.printed[1].value == "SER. NO. 73115153")
+        // Without anchors, a line read elsewhere in the frame is another line, as before.
+        #expect(voted([printed("SER. NO. 73115153", line: 1), printed("SER. NO. 73115158", line: 1).moved(300, 40)]).count == 2)
+    }
+
+    @Test("places a line's frames are tied at are read also by its pieces: a frame that read part of the line votes there")
+    func piecesBreakTies() {
+        // Glare over the serial: two frames read it whole, differently at three places; two
+        // read part of it (the number alone, its last digit lost). Each frame that saw a place
+        // reads it once: 7311 5 153 with the latest frame's 3 at the place no piece covers.
+        var settling = Settling(startedAt: .zero, voting: true)
+        for line in ["SER. NO. 73105155", "SER. NO. 73113153"] { settling.add([printed(line, line: 3)]) }
+        let number = Reading(value: "73115", source: .text(line: 3), box: Box(x: 120, y: 290, width: 70, height: 24))
+        settling.add([number])
+        settling.add([printed("SER. NO. 7311515", line: 3)])
+        #expect(settling.readings.map(\.value).contains("SER. NO. 73115153"))
+        #expect(settling.printed.first?.value == "SER. NO. 73113153")
+        // A piece the frames of the line read too has no second say, and one that reads what
+        // the frames agree on differently, or fits two places, has none.
+        #expect(piecesVoted("SER. NO. 73105155", "SER. NO. 73113153", piece: "73115", sameFrame: true) == "SER. NO. 73113153")
+        #expect(piecesVoted("SER. NO. 73105155", "SER. NO. 73113153", piece: "74115") == "SER. NO. 73113153")
+        #expect(piecesVoted("ID 1234C1234C", "ID 1234A1234A", piece: "1234C") == "ID 1234A1234A")
+        #expect(piecesVoted("SER. NO. 73105155", "SER. NO. 73113153", piece: "73115") == "SER. NO. 73115153")
+    }
+
+    /// The window's answer for a line read as `a` then `b` on two frames, then `piece` lying over
+    /// it on a third frame (or on the second, `sameFrame`).
+    func piecesVoted(_ a: String, _ b: String, piece: String, sameFrame: Bool = false) -> String? {
+        var settling = Settling(startedAt: .zero, voting: true)
+        let part = Reading(value: piece, source: .text(line: 4), box: Box(x: 100, y: 292, width: 60, height: 20))
+        settling.add([printed(a, line: 3)])
+        settling.add([printed(b, line: 3)] + (sameFrame ? [part] : []))
+        if !sameFrame { settling.add([part]) }
+        return settling.readings.first { $0.value.count == a.count }?.value
+    }
+
     @Test("a line read again within one frame (sharpened, at another size) is one vote, its other readings kept as read")
     func secondLooksKept() {
         // One frame: the reader read the serial line, then read it twice more. The first reading
@@ -691,5 +743,14 @@ struct FirstOnFramesTests {
         for value in ["S/N: QX12345678", "S/N: HWD79015", "S/N: HWD79015"] { settling.add([printed(value, line: 1)]) }
         #expect(SerialChooser.framesFirstValues(settling).map(\.value) == ["HWD79015", "QX12345678"])
         #expect(SerialChooser.framesFirstValues(Settling(startedAt: .zero, voting: true)).isEmpty)
+    }
+}
+
+extension Reading {
+    /// This reading as read on a frame the label was moved `dx` pixels right and `dy` down in.
+    func moved(_ dx: Int, _ dy: Int) -> Reading {
+        var moved = self
+        moved.box = box.moved(dx, dy)
+        return moved
     }
 }
