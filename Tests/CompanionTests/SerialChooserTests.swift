@@ -185,7 +185,8 @@ struct SerialChooserTests {
     func piecesBreakTies() {
         // Glare over the serial: two frames read it whole, differently at three places; two
         // read part of it (the number alone, its last digit lost). Each frame that saw a place
-        // reads it once: 7311 5 153 with the latest frame's 3 at the place no piece covers.
+        // votes there once: 1 and 5 where the pieces are, and the latest frame's 3 at the last
+        // place, which no piece covers.
         var settling = Settling(startedAt: .zero, voting: true)
         for line in ["SER. NO. 73105155", "SER. NO. 73113153"] { settling.add([printed(line, line: 3)]) }
         let number = Reading(value: "73115", source: .text(line: 3), box: Box(x: 120, y: 290, width: 70, height: 24))
@@ -379,7 +380,7 @@ struct SerialChooserTests {
         #expect(c.rows.map(\.value) == ["5CG1234XYZ"])
         var onlyScraps = reading([scraps, scraps])
         #expect(onlyScraps.handle(.clock(.seconds(3))) == [.stopCamera, .openTypingByHand])
-        var code = reading([scraps, [barcode("4006381333931", "EAN-13")]])
+        let code = reading([scraps, [barcode("4006381333931", "EAN-13")]])
         #expect(code.settling?.startedAt == .milliseconds(100))  // a barcode opens it, whatever it holds
     }
 
