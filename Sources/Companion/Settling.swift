@@ -278,7 +278,7 @@ public struct Settling: Sendable, Hashable {
                 latest.append(Seen(reading: reading, track: nil, vote: false))
                 continue
             }
-            if let track = printed.firstIndex(where: { $0.follows(reading, shift: shift) }) {
+            if let track = printed.firstIndex(where: { $0.follows(reading, shift: shift) }) ?? anchoredLine(reading, in: readings) {
                 let voted = latest.contains { $0.track == track }
                 if !voted { printed[track].add(reading, frame: framesAdded, shift: shift) }
                 latest.append(Seen(reading: reading, track: track, vote: !voted))
@@ -313,9 +313,9 @@ public struct Settling: Sendable, Hashable {
     /// read before: a barcode, or a line of four characters at least read exactly as one of the
     /// window's lines (one only) was read on a frame. Without one, where the last frame held it.
     private func shift(of readings: [Reading]) -> Shift {
-        let once = Dictionary(grouping: readings, by: \.value).values.filter { $0.count == 1 }.compactMap(\.first)
-        let moves = once.compactMap { reading -> (dx: Int, dy: Int)? in
-            guard let held = heldAnchor(reading) else { return nil }
+        let moves = readings.compactMap { reading -> (dx: Int, dy: Int)? in
+            let anchor = reading.source.isBarcode ? codesHeld[reading.value] : anchoredLine(reading, in: readings).map { printed[$0].held }
+            guard let held = anchor, readings.filter({ $0.value == reading.value }).count == 1 else { return nil }
             return (reading.box.middle.x - held.middle.x, reading.box.middle.y - held.middle.y)
         }
         guard !moves.isEmpty else { return shift }
@@ -323,11 +323,14 @@ public struct Settling: Sendable, Hashable {
         return Shift(dx: median(moves.map(\.dx)), dy: median(moves.map(\.dy)))
     }
 
-    /// Where `reading` lies on the label as held, when it is an anchor (`shift(of:)`).
-    private func heldAnchor(_ reading: Reading) -> Box? {
-        if reading.source.isBarcode { return codesHeld[reading.value] }
-        let lines = printed.filter { $0.wasRead(as: reading.value) }
-        return reading.value.count >= 4 && lines.count == 1 ? lines.first?.held : nil
+    /// The line `reading` (printed, read once in its frame's `readings`) is an anchor of: the one
+    /// line of the window read exactly as it, of four characters at least. Where the frame's
+    /// shift does not put it over that line (the line was last read before a move no anchor
+    /// showed, as a label coming into view), it is that line still, read where it now lies.
+    private func anchoredLine(_ reading: Reading, in readings: [Reading]) -> Int? {
+        guard reading.value.count >= 4, readings.filter({ $0.value == reading.value }).count == 1 else { return nil }
+        let lines = printed.indices.filter { printed[$0].wasRead(as: reading.value) }
+        return lines.count == 1 ? lines.first : nil
     }
 
     /// What the window read, for the serial extractor: the latest frame as it was read, each

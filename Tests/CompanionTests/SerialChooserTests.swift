@@ -177,6 +177,19 @@ struct SerialChooserTests {
         #expect(settling.shift == Shift(dx: 300, dy: 40))
         #expect(settling.printed.map(\.frames) == [2, 3])
         #expect(settling.printed[1].value == "SER. NO. 73115153")
+        // A label coming into view: its line read before any barcode, then the label moved by
+        // a frame no anchor showed. The line read exactly again is that line, where it now lies;
+        // read otherwise, it is another line.
+        var entering = Settling(startedAt: .zero, voting: true)
+        entering.add([printed("Service Tag: DP9DYT3", line: 2)])
+        entering.add([barcode("DP9DYT3", "DATAMATRIX").moved(400, 0)])
+        entering.add([barcode("DP9DYT3", "DATAMATRIX").moved(405, 10), printed("Service Tag: DP9DYT3", line: 2).moved(405, 10)])
+        #expect(entering.shift == Shift(dx: 5, dy: 10))
+        #expect(entering.printed.map(\.frames) == [2])
+        entering.add([barcode("DP9DYT3", "DATAMATRIX").moved(405, 10), printed("Service Tag: DP9DYT3", line: 2).moved(405, 10)])
+        #expect(entering.printed.map(\.frames) == [3])
+        entering.add([printed("Service Tag: DP9DYTS", line: 2).moved(800, 10)])
+        #expect(entering.printed.map(\.frames) == [3, 1])
         // Without anchors, a line read elsewhere in the frame is another line, as before.
         #expect(voted([printed("SER. NO. 73115153", line: 1), printed("SER. NO. 73115158", line: 1).moved(300, 40)]).count == 2)
     }
