@@ -219,7 +219,10 @@ public final class PageServer: @unchecked Sendable {
         }
         listener = fd
         let context = Unmanaged.passUnretained(self).toOpaque()
-        let flags = UInt32(MHD_USE_THREAD_PER_CONNECTION.rawValue | MHD_USE_INTERNAL_POLLING_THREAD.rawValue)
+        // poll(), not select(): a process reading frames holds many files, and select() cannot
+        // watch a descriptor numbered past FD_SETSIZE (libmicrohttpd then refused to start, or
+        // closed such a connection unanswered).
+        let flags = UInt32(MHD_USE_THREAD_PER_CONNECTION.rawValue | MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_POLL.rawValue)
         let options: [CVarArg] = [
             MHD_OPTION.LISTEN_SOCKET.rawValue, fd,
             MHD_OPTION.CONNECTION_LIMIT.rawValue, UInt32(maxConnections),

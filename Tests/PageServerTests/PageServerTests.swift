@@ -134,6 +134,25 @@ struct PageServerTests {
         #expect(throws: CannotConnect.self) { try Client(port: server.port) }
     }
 
+    @Test("a page is served and streamed while the process holds more files open than select() can watch")
+    func manyFilesOpen() throws {
+        // Descriptors past FD_SETSIZE (1024): the process reading frames, the register and other
+        // pages may hold that many, and a connection numbered past it was closed unanswered.
+        let held = (0..<1100).map { _ in open("/dev/null", O_RDONLY) }
+        defer { for fd in held where fd >= 0 { close(fd) } }
+        #expect(held.allSatisfy { $0 >= 0 })
+        let events = NewestEvent()
+        let server = try server(events)
+        let page = try Client(port: server.port)
+        page.send("GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        #expect(page.read(until: "</p>").contains("<p>page</p>"))
+        let stream = try Client(port: server.port)
+        stream.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(events.waitForListening(1, timeout: 60))
+        events.publish("{\"n\": 1}")
+        #expect(stream.read(until: "{\"n\": 1}").contains("data: {\"n\": 1}"))
+    }
+
     @Test("an address it cannot use is named, with what to do")
     func badAddresses() throws {
         #expect(throws: PageServerError.self) {
