@@ -29,12 +29,17 @@ public struct PrintedTrack: Sendable, Hashable {
     /// Its words OCR read a character of twice, in any frame, each read once (`Reading.readOnce`).
     public private(set) var readOnce: [String: String] = [:]
     public let place: Provenance.Place
-    public private(set) var frames = 0
+    /// How many frames read the line.
+    public var frames: Int { wholes.count }
     private var votes: [[Character: Int]]
-    /// Each frame's reading of the line, whole, in the order read, and which of the window's
+    /// Each frame's reading of the line, whole, in the order read, with which of the window's
     /// frames read it (counted from 0).
-    private var wholes: [String] = []
-    private var readOn: [Int] = []
+    private var wholes: [Whole] = []
+
+    private struct Whole: Sendable, Hashable {
+        let frame: Int
+        let value: String
+    }
 
     init(_ reading: Reading, frame: Int, shift: Shift) {
         box = reading.box
@@ -63,7 +68,7 @@ public struct PrintedTrack: Sendable, Hashable {
     }
 
     /// Whether this line was read, whole and as `value` is, on some frame.
-    func wasRead(as value: String) -> Bool { wholes.contains(value) }
+    func wasRead(as value: String) -> Bool { wholes.contains { $0.value == value } }
 
     /// Whether `other` was read on at least twice as many frames as this line, and on two at least.
     func isOutnumbered(by other: PrintedTrack) -> Bool {
@@ -103,9 +108,7 @@ public struct PrintedTrack: Sendable, Hashable {
         slope = reading.slope
         roughSlope = reading.roughSlope
         readOnce.merge(reading.readOnce) { first, _ in first }
-        wholes.append(reading.value)
-        readOn.append(frame)
-        frames += 1
+        wholes.append(Whole(frame: frame, value: reading.value))
     }
 
     /// The line as the frames read it (`value`), where places its frames are tied at (as many
@@ -119,8 +122,8 @@ public struct PrintedTrack: Sendable, Hashable {
         var track = self
         for piece in others {
             guard let offset = placing(piece, tied: tied) else { continue }
-            for (frame, whole) in zip(piece.readOn, piece.wholes) where !readOn.contains(frame) {
-                for (i, ch) in whole.enumerated() where tied.contains(offset + i) { track.votes[offset + i][ch, default: 0] += 1 }
+            for whole in piece.wholes where !wholes.contains(where: { $0.frame == whole.frame }) {
+                for (i, ch) in whole.value.enumerated() where tied.contains(offset + i) { track.votes[offset + i][ch, default: 0] += 1 }
             }
         }
         return track.value
@@ -163,7 +166,7 @@ public struct PrintedTrack: Sendable, Hashable {
         }
         guard tied.count >= 2 else { return String(voted) }
         func shared(_ whole: [Character]) -> Int { zip(whole, voted).filter { $0 == $1 }.count }
-        let readings = wholes.map(Array.init)
+        let readings = wholes.map { Array($0.value) }
         let most = readings.map(shared).max() ?? 0
         guard let chosen = readings.last(where: { shared($0) == most }) else { return String(voted) }
         return String(voted.indices.map { tied.contains($0) ? chosen[$0] : voted[$0] })
@@ -174,7 +177,7 @@ public struct PrintedTrack: Sendable, Hashable {
     /// reads a 9 as S and as Q, but an S not as Q); then by the one OCR reads as the other (0
     /// read as O, 5 as S: `SerialExtractor.oftenReadAs`); still tied, the latest frame's.
     private var characterVote: String {
-        let latest = Array(wholes.last ?? "")
+        let latest = Array(wholes.last?.value ?? "")
         return String(
             votes.indices.map { k in
                 let tied = mostRead(at: k)
