@@ -210,6 +210,22 @@ public struct SerialChooser: Sendable, Hashable {
         putFirst(best, lost: lost, &candidates)
     }
 
+    /// A value frames read alone led with over a value it disagrees with on two frames at least
+    /// (`Settling.ledDisagreement`), which the window lost, is listed over the first value it
+    /// disagrees with, where that one led on no frame (`listLost`): frames that read the code and
+    /// the print both led with the print, and the window's vote of the print's line lost it
+    /// (read in two lengths on as many frames). Both are shown, each naming the other (SERIAL-3).
+    static func listLostDisagreement(_ candidates: inout [SerialCandidate], _ collected: Settling) {
+        let led = collected.ledDisagreement.filter { $0.value >= 2 }.sorted { ($0.value, $1.key) > ($1.value, $0.key) }
+        for (value, _) in led {
+            guard !candidates.contains(where: { $0.value == value }), let lost = collected.firstCandidates[value],
+                let over = candidates.firstIndex(where: { lost.disagreesWith.contains($0.value) }),
+                collected.ledDisagreement[candidates[over].value, default: 0] == 0
+            else { continue }
+            listLost(lost, &candidates, at: over)
+        }
+    }
+
     /// `value` first: moved up where it is listed, else `lost` (as a frame listed it) listed
     /// first (`listLost`).
     static func putFirst(_ value: String, lost: SerialCandidate?, _ candidates: inout [SerialCandidate]) {
@@ -425,6 +441,7 @@ public struct SerialChooser: Sendable, Hashable {
         // second looks at them.
         var candidates = SerialExtractor.candidates(collected.readings)
         Self.putFramesFirstValueFirst(&candidates, collected)
+        Self.listLostDisagreement(&candidates, collected)
         Self.listLostWholes(&candidates, collected)
         Self.putWholeBeforeFragments(&candidates, firstOnFrames: collected.firstOnFrames)
         Self.putEdgeCharacterBack(&candidates, collected)

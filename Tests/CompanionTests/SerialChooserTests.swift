@@ -726,6 +726,33 @@ struct FirstOnFramesTests {
         #expect(other.map(\.value) == ["FOC1234ABCD"])
     }
 
+    @Test(
+        "a print frames led with over a code it disagrees with, which the window lost, is listed over the code where the code led on none")
+    func lostDisagreementLedOnFrames() {
+        let code = Reading(value: "ZL1YHPD1", source: .barcode(symbology: "CODE-128"), box: Box(x: 400, y: 10, width: 300, height: 100))
+        let print = printed("Serial-No. ZL1YNPD1", line: 2)
+        let underBars = Reading(value: "ZL1YHPD1", source: .text(line: 4), box: Box(x: 450, y: 115, width: 200, height: 24))
+        var settling = Settling(startedAt: .zero, voting: true)
+        for frame in [[code, print], [code, print], [code, underBars], [code, underBars], [code, underBars]] { settling.add(frame) }
+        #expect(settling.ledDisagreement == ["ZL1YNPD1": 2])
+        let window = [
+            SerialCandidate(value: "ZL1YHPD1", provenance: [], evidence: .agree, disagreesWith: []),
+            SerialCandidate(value: "ZLIYNPD", provenance: [], evidence: .text, disagreesWith: []),
+        ]
+        var rows = window
+        SerialChooser.putFramesFirstValueFirst(&rows, settling)
+        #expect(rows.map(\.value) == ["ZL1YHPD1", "ZLIYNPD"])
+        SerialChooser.listLostDisagreement(&rows, settling)
+        #expect(rows.map(\.value) == ["ZL1YNPD1", "ZL1YHPD1", "ZLIYNPD"])
+        #expect(rows.map(\.disagreesWith) == [["ZL1YHPD1"], ["ZL1YNPD1"], []])
+        // Led with on one frame only: as listed.
+        var once = Settling(startedAt: .zero, voting: true)
+        for frame in [[code, print], [code, underBars]] { once.add(frame) }
+        var kept = window
+        SerialChooser.listLostDisagreement(&kept, once)
+        #expect(kept == window)
+    }
+
     @Test("a value a frame read whole takes its first piece's place, and its pieces are no rows; one no frame put first does neither")
     func wholeBeforePieces() {
         var rows = [text("ABCD1234"), text("W0W7HVGSF9"), text("WOW7HVGSF9"), text("G8W0W7MVG5F9")]
