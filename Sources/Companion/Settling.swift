@@ -308,16 +308,20 @@ public struct Settling: Sendable, Hashable {
     /// The frame's `shift`, and where its barcodes lie on the label as held.
     private mutating func hold(_ readings: [Reading]) {
         shift = shift(of: readings)
-        for code in readings where code.source.isBarcode { codesHeld[code.value] = shift.undone(on: code.box) }
+        for code in readings where code.source.isBarcode && code.box.boundsACode { codesHeld[code.value] = shift.undone(on: code.box) }
     }
 
     /// How far the label was moved in the frame of `readings`: by the median of how far its
     /// anchors moved from where they lie as held. An anchor is read once in the frame and was
-    /// read before: a barcode, or a line of four characters at least read exactly as one of the
-    /// window's lines (one only) was read on a frame. Without one, where the last frame held it.
+    /// read before: a barcode its box bounds (`Box.boundsACode`: not a point or a line at one end
+    /// of its bars), or a line of four characters at least read exactly as one of the window's
+    /// lines (one only) was read on a frame. Without one, where the last frame held it.
     private func shift(of readings: [Reading]) -> Shift {
         let moves = readings.compactMap { reading -> (dx: Int, dy: Int)? in
-            let anchor = reading.source.isBarcode ? codesHeld[reading.value] : anchoredLine(reading, in: readings).map { printed[$0].held }
+            let anchor =
+                !reading.source.isBarcode
+                ? anchoredLine(reading, in: readings).map { printed[$0].held }
+                : reading.box.boundsACode ? codesHeld[reading.value] : nil
             guard let held = anchor, readings.filter({ $0.value == reading.value }).count == 1 else { return nil }
             return (reading.box.middle.x - held.middle.x, reading.box.middle.y - held.middle.y)
         }

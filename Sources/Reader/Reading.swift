@@ -7,19 +7,12 @@ public struct BarcodeSymbol: Sendable, Hashable {
     public var symbology: String
     public var box: Box
 
-    /// Whether its box bounds the code, not a point or a line across it: zbar locates some Code
-    /// 128 it decodes at the end of one scan line (a box one pixel wide), and zxing-cpp a code
-    /// on a tilted frame along the row it decoded (988 by 19 pixels). A code's box is at least
-    /// `locatedAtLeast` pixels each way, and at most `longestLocated` times as long as high: of
-    /// the 4,999 codes boxed 16 pixels or more each way on the rendered development labels,
-    /// 4,790 were at most eight times as long as high, and the rest spread out to 57 times.
-    public var isLocated: Bool {
-        let (short, long) = (Swift.min(box.width, box.height), Swift.max(box.width, box.height))
-        return short >= Self.locatedAtLeast && long <= Self.longestLocated * short
-    }
+    /// Whether its box bounds the code, not a point or a line across it (`Box.boundsACode`): zbar
+    /// locates some Code 128 it decodes at the end of one scan line (a box one pixel wide).
+    public var isLocated: Bool { box.boundsACode }
 
     static let locatedAtLeast = Box.codeAtLeast
-    static let longestLocated = 8
+    static let longestLocated = Box.codeLongest
 
     /// The symbol with its box widened along its bars, where zbar located a linear code at the
     /// ends of the rows it decoded (a box a few pixels wide and as high as the bars): on the row

@@ -194,6 +194,21 @@ struct SerialChooserTests {
         #expect(voted([printed("SER. NO. 73115153", line: 1), printed("SER. NO. 73115158", line: 1).moved(300, 40)]).count == 2)
     }
 
+    @Test("a code boxed at the end of the scan line it was decoded along is no anchor: it moves nothing, and is not held there")
+    func codeBoxedAtAScanLinesEndIsNoAnchor() {
+        let code = barcode("73110153", "CODE-128")
+        var settling = Settling(startedAt: .zero, voting: true)
+        settling.add([code, printed("SER. NO. 73115153", line: 3)])
+        settling.add([code.moved(200, 30)])
+        #expect(settling.shift == Shift(dx: 200, dy: 30))
+        var sliver = code.moved(400, 0)
+        sliver.box = Box(x: sliver.box.maxX - 3, y: 10, width: 3, height: 100)
+        settling.add([sliver])
+        #expect(settling.shift == Shift(dx: 200, dy: 30))
+        settling.add([code.moved(210, 30)])
+        #expect(settling.shift == Shift(dx: 210, dy: 30))
+    }
+
     @Test("places a line's frames are tied at are read also by its pieces: a frame that read part of the line votes there")
     func piecesBreakTies() {
         // Glare over the serial: two frames read it whole, differently at three places; two

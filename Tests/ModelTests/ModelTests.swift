@@ -92,3 +92,15 @@ struct FramePartTests {
         #expect(frame.part(Box(x: 10, y: 10, width: 0, height: 5)) == nil)
     }
 }
+
+@Suite("A decoded code's box")
+struct CodeBoxTests {
+    @Test("a box bounds a code when it spans 16 pixels each way and is at most eight times as long as high")
+    func boundsACode() {
+        #expect(Box(x: 0, y: 0, width: 745, height: 97).boundsACode)
+        #expect(Box(x: 0, y: 0, width: 40, height: 40).boundsACode)
+        #expect(Box(x: 0, y: 0, width: 30, height: 300).boundsACode == false, "a line across a code standing on end")
+        #expect(Box(x: 993, y: 477, width: 7, height: 41).boundsACode == false, "the end of a scan line")
+        #expect(Box(x: 0, y: 0, width: 682, height: 20).boundsACode == false, "the row a tilted code was decoded along")
+    }
+}
