@@ -184,9 +184,7 @@ public struct SerialChooser: Sendable, Hashable {
     /// with a character more has one read twice inside the line, put first on half as many frames
     /// at most (`readDoubledOnFewerFrames`). Over itself with a
     /// character lost otherwise (a frame that saw part of the line, a data identifier's S taken off
-    /// a code), it goes. A value a barcode carried that the window lost is not put back: the
-    /// window keeps every code its frames read, so its print named the value as another field (a
-    /// MAC's code beside the MAC printed), which the frames that put it first did not read.
+    /// a code), it goes.
     static func putFramesFirstValueFirst(_ candidates: inout [SerialCandidate], _ collected: Settling) {
         let (counts, firsts) = withPiecesJoined(collected.firstOnFrames, collected.firstCandidates)
         let (ranked, votes) = framesFirstByPrint(counts, listed: candidates.map(\.value))
@@ -200,7 +198,6 @@ public struct SerialChooser: Sendable, Hashable {
             return
         }
         let lost = candidates.contains { $0.value == best } ? nil : firsts[best]
-        if let lost, lost.evidence != .text { return }
         if let top = candidates.first, top.disagreesWith.contains(best) || lost?.disagreesWith.contains(top.value) == true,
             collected.ledDisagreement[best, default: 0] == 0 || collected.ledDisagreement[top.value, default: 0] > 0
         {

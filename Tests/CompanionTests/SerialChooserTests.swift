@@ -412,24 +412,6 @@ struct SerialChooserTests {
         #expect(code.settling?.startedAt == .milliseconds(100))  // a barcode opens it, whatever it holds
     }
 
-    @Test("a code the window's print names as another field stays off the list, however many frames that missed the print put it first")
-    func codeNamedOtherwiseStaysOff() {
-        let mac = Reading(value: "7188239C574D", source: .barcode(symbology: "CODE-128"), box: Box(x: 10, y: 400, width: 300, height: 100))
-        let serial = Reading(
-            value: "ZM85KV695337", source: .barcode(symbology: "CODE-39"), box: Box(x: 10, y: 250, width: 300, height: 100))
-        let rev = printed("REV: 1.03", line: 3)
-        let missedMAC = [mac, rev]
-        let sawMAC = [mac, serial, printed("MAC: 71:88:23:9C:57:4D", line: 2), rev]
-        var c = reading([missedMAC, missedMAC, missedMAC, sawMAC, sawMAC, [mac, serial], [mac, serial]])
-        #expect(c.settling?.firstOnFrames == ["7188239C574D": 3, "ZM85KV695337": 2])
-        _ = c.handle(.clock(.seconds(1)))
-        #expect(c.rows.map(\.value) == ["ZM85KV695337"])
-        // Where the print never named it, the frames' first value goes first as before.
-        var unnamed = reading([missedMAC, missedMAC, missedMAC, [mac, serial, rev], [mac, serial, rev], [mac, serial]])
-        _ = unnamed.handle(.clock(.seconds(1)))
-        #expect(unnamed.rows.first?.value == "7188239C574D")
-    }
-
     @Test("Scan again takes another look; Cancel re-arms the scanner")
     func scanAgainAndCancel() {
         var c = reading([[printed("S/N: 5CG1234XYZ", line: 1)]])
