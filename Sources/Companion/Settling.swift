@@ -305,7 +305,7 @@ public struct Settling: Sendable, Hashable {
         }
     }
 
-    /// The frame's `shift`, and where its barcodes lie on the label as held.
+    /// The frame's `shift`, and where its barcodes lie on the label as held (those their boxes bound).
     private mutating func hold(_ readings: [Reading]) {
         shift = shift(of: readings)
         for code in readings where code.source.isBarcode && code.box.boundsACode { codesHeld[code.value] = shift.undone(on: code.box) }
