@@ -318,11 +318,7 @@ public struct Settling: Sendable, Hashable {
     /// lines (one only) was read on a frame. Without one, where the last frame held it.
     private func shift(of readings: [Reading]) -> Shift {
         let moves = readings.compactMap { reading -> (dx: Int, dy: Int)? in
-            let anchor =
-                !reading.source.isBarcode
-                ? anchoredLine(reading, in: readings).map { printed[$0].held }
-                : reading.box.boundsACode ? codesHeld[reading.value] : nil
-            guard let held = anchor, readings.filter({ $0.value == reading.value }).count == 1 else { return nil }
+            guard let held = heldAnchor(reading, in: readings) else { return nil }
             return (reading.box.middle.x - held.middle.x, reading.box.middle.y - held.middle.y)
         }
         guard !moves.isEmpty else { return shift }
@@ -330,12 +326,23 @@ public struct Settling: Sendable, Hashable {
         return Shift(dx: median(moves.map(\.dx)), dy: median(moves.map(\.dy)))
     }
 
+    /// Where `reading` lies on the label as held, when it is an anchor of its frame (`shift(of:)`).
+    private func heldAnchor(_ reading: Reading, in readings: [Reading]) -> Box? {
+        guard reading.source.isBarcode else { return anchoredLine(reading, in: readings).map { printed[$0].held } }
+        return reading.box.boundsACode && Self.isReadOnce(reading, in: readings) ? codesHeld[reading.value] : nil
+    }
+
+    /// Whether no other of its frame's `readings` reads what `reading` reads.
+    private static func isReadOnce(_ reading: Reading, in readings: [Reading]) -> Bool {
+        readings.filter { $0.value == reading.value }.count == 1
+    }
+
     /// The line `reading` (printed, read once in its frame's `readings`) is an anchor of: the one
     /// line of the window read exactly as it, of four characters at least. Where the frame's
     /// shift does not put it over that line (the line was last read before a move no anchor
     /// showed, as a label coming into view), it is that line still, read where it now lies.
     private func anchoredLine(_ reading: Reading, in readings: [Reading]) -> Int? {
-        guard reading.value.count >= 4, readings.filter({ $0.value == reading.value }).count == 1 else { return nil }
+        guard reading.value.count >= 4, Self.isReadOnce(reading, in: readings) else { return nil }
         let lines = printed.indices.filter { printed[$0].wasRead(as: reading.value) }
         return lines.count == 1 ? lines.first : nil
     }

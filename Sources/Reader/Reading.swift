@@ -11,19 +11,16 @@ public struct BarcodeSymbol: Sendable, Hashable {
     /// locates some Code 128 it decodes at the end of one scan line (a box one pixel wide).
     public var isLocated: Bool { box.boundsACode }
 
-    static let locatedAtLeast = Box.codeAtLeast
-    static let longestLocated = Box.codeLongest
-
     /// The symbol with its box widened along its bars, where zbar located a linear code at the
     /// ends of the rows it decoded (a box a few pixels wide and as high as the bars): on the row
     /// through the box's middle, the dark bars and light spaces either side of the box are
     /// followed until a run six of the code's narrowest bars wide or more (a quiet zone).
     /// Unchanged where that does not bound the code (`isLocated`) or the symbol is 2-D.
     func boundedAlongBars(in frame: Frame) -> BarcodeSymbol {
-        guard !isLocated, !Self.twoDimensional.contains(symbology), box.height >= Self.locatedAtLeast,
-            box.width < Self.locatedAtLeast, frame.part(box) == box
+        guard !isLocated, !Self.twoDimensional.contains(symbology), box.height >= Box.codeAtLeast,
+            box.width < Box.codeAtLeast, frame.part(box) == box
         else { return self }
-        let reach = Self.longestLocated * box.height
+        let reach = Box.codeLongest * box.height
         let (start, end) = (Swift.max(0, box.x - reach), Swift.min(frame.width, box.maxX + reach))
         let row = (box.y + box.height / 2) * frame.stride
         let pixels = frame.bytes[(row + start)..<(row + end)]
