@@ -182,9 +182,8 @@ public struct SerialChooser: Sendable, Hashable {
     /// Not over one it is with a character read twice taken out (`tookOutReadTwice`), nor over one
     /// with a character more: which of those leads is the extractor's to say, unless the one
     /// with a character more has one read twice inside the line, put first on half as many frames
-    /// at most (`readDoubledOnFewerFrames`). Over itself with a
-    /// character lost otherwise (a frame that saw part of the line, a data identifier's S taken off
-    /// a code), it goes.
+    /// at most (`readDoubledOnFewerFrames`). Over itself with a character lost otherwise (a frame
+    /// that saw part of the line, a data identifier's S taken off a code), it goes.
     static func putFramesFirstValueFirst(_ candidates: inout [SerialCandidate], _ collected: Settling) {
         let (counts, firsts) = withPiecesJoined(collected.firstOnFrames, collected.firstCandidates)
         let (ranked, votes) = framesFirstByPrint(counts, listed: candidates.map(\.value))
