@@ -132,6 +132,16 @@ public struct FrameSequence: Sendable, Equatable {
             }
         }
         guard !entries.isEmpty else { throw SequenceError("\(path): lists no frames. Add 'frame' or 'hold' lines.") }
+        try Self.checkFrameFiles(entries, in: folder, listedIn: path)
+        self.entries = entries
+        self.ending = ending
+        // One frame's time after the last frame, or to the end of a gap that closes the sequence.
+        tail = max(.microseconds(1_000_000 / fps), floor - entries.last!.time)
+    }
+
+    /// Refuses a sequence whose frame files (each checked once) are missing, unreachable or not
+    /// regular files, naming the line of the description at `path` that lists the first such file.
+    static func checkFrameFiles(_ entries: [Entry], in folder: String, listedIn path: String) throws(SequenceError) {
         var checked = Set<String>()
         for entry in entries where checked.insert(entry.file).inserted {
             let file = Self.resolve(entry.file, in: folder)
@@ -147,10 +157,6 @@ public struct FrameSequence: Sendable, Equatable {
                 throw SequenceError("\(path):\(entry.line): frame file \(file) is not a regular file. Give an image file.")
             }
         }
-        self.entries = entries
-        self.ending = ending
-        // One frame's time after the last frame, or to the end of a gap that closes the sequence.
-        tail = max(.microseconds(1_000_000 / fps), floor - entries.last!.time)
     }
 
     /// The path of a frame file named in the sequence.

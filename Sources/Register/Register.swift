@@ -90,9 +90,24 @@ public final class Register: @unchecked Sendable {
         holdsLock = !readOnly
         db.setBusyTimeout(milliseconds: busyTimeout)
         // Read before anything is written: a newer or damaged file must be left untouched.
-        let db = db
-        let opening: (String) -> RegisterError.Kind = { .cannotOpen(detail: $0) }
-        let readVersion = { () throws -> Int in
+        let version = try Register.schemaVersion(of: db, path: path, waited: busyTimeout)
+        let migrating = { [db] in try Register.migrate(db, from: version, path: path) }
+        try Register.translating(path, waited: busyTimeout, otherwise: Register.opening, migrating)
+        if !db.isReadOnly {
+            do {
+                try FileManager.default.createDirectory(atPath: photosFolder, withIntermediateDirectories: true)
+            } catch {
+                throw RegisterError(photosFolder, .storage(detail: "cannot create the photo folder (\(error.localizedDescription))"))
+            }
+        }
+        reconciliation = try reconcile()
+    }
+
+    /// The schema version of the register open on `db` at `path`, checked whole first: a
+    /// damaged file, another application's database, or a version no fieldrig writes or this
+    /// one knows is refused before anything is written to or beside it.
+    static func schemaVersion(of db: SQLiteConnection, path: String, waited busyTimeout: Int) throws(RegisterError) -> Int {
+        let reading = { () throws -> Int in
             let version = try db.query("PRAGMA user_version").first?.int("user_version") ?? 0
             let check = try db.query("PRAGMA quick_check").first?.text("quick_check") ?? "ok"
             guard check == "ok" else { throw RegisterError(path, .corrupt(detail: check)) }
@@ -104,7 +119,7 @@ public final class Register: @unchecked Sendable {
             }
             return version
         }
-        let version = try Register.translating(path, waited: busyTimeout, otherwise: opening, readVersion)
+        let version = try Register.translating(path, waited: busyTimeout, otherwise: Register.opening, reading)
         // SQLite keeps any 32-bit number as the version; a negative one no fieldrig writes.
         guard version >= 0 else {
             throw RegisterError(path, .corrupt(detail: "schema version \(version), which no fieldrig writes"))
@@ -112,33 +127,31 @@ public final class Register: @unchecked Sendable {
         guard version <= Schema.migrations.count else {
             throw RegisterError(path, .newerSchema(found: version, known: Schema.migrations.count))
         }
-        let migrate = {
-            if !db.isReadOnly {
-                try db.execute("PRAGMA journal_mode = WAL")
-                try db.execute("PRAGMA synchronous = FULL")
-            }
-            try db.execute("PRAGMA foreign_keys = ON")
-            guard version < Schema.migrations.count else { return }
-            guard !db.isReadOnly else {
-                throw RegisterError(
-                    path, .invalid(detail: "the register is at schema \(version) and needs upgrading; open it for writing once"))
-            }
-            // Every pending migration in one transaction: one flush to disk, and a crash leaves the
-            // file at its old version or the new one, never between.
-            try db.transaction {
-                for sql in Schema.migrations[version...] { try db.execute(sql) }
-                try db.execute("PRAGMA user_version = \(Schema.migrations.count)")
-            }
-        }
-        try Register.translating(path, waited: busyTimeout, otherwise: opening, migrate)
+        return version
+    }
+
+    /// What a failure opening a register is, where it is no SQLite one.
+    static func opening(_ detail: String) -> RegisterError.Kind { .cannotOpen(detail: detail) }
+
+    /// Sets the register open on `db` up for use (WAL, full syncs and foreign keys where it is
+    /// written) and brings its schema from `version` to the newest.
+    static func migrate(_ db: SQLiteConnection, from version: Int, path: String) throws {
         if !db.isReadOnly {
-            do {
-                try FileManager.default.createDirectory(atPath: photosFolder, withIntermediateDirectories: true)
-            } catch {
-                throw RegisterError(photosFolder, .storage(detail: "cannot create the photo folder (\(error.localizedDescription))"))
-            }
+            try db.execute("PRAGMA journal_mode = WAL")
+            try db.execute("PRAGMA synchronous = FULL")
         }
-        reconciliation = try reconcile()
+        try db.execute("PRAGMA foreign_keys = ON")
+        guard version < Schema.migrations.count else { return }
+        guard !db.isReadOnly else {
+            throw RegisterError(
+                path, .invalid(detail: "the register is at schema \(version) and needs upgrading; open it for writing once"))
+        }
+        // Every pending migration in one transaction: one flush to disk, and a crash leaves the
+        // file at its old version or the new one, never between.
+        try db.transaction {
+            for sql in Schema.migrations[version...] { try db.execute(sql) }
+            try db.execute("PRAGMA user_version = \(Schema.migrations.count)")
+        }
     }
 
     /// Refuses a file that exists, is not empty, and does not start as an SQLite database does.

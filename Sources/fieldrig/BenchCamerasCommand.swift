@@ -47,7 +47,19 @@ enum BenchCamerasCommand: Command {
         let labels = try BenchReadCommand.defaultLabels().prefix(4)
         let frames = try labels.map { path in try ImageFile.load(path) }
 
-        // The file-sequence camera, on its own clock: as fast as frames can be asked for.
+        try benchFileSequences(frames, count: count)
+        guard FakeV4L2Mount.available, let binary = FakeV4L2Mount.binaryBeside() else {
+            emit("V4L2 path: skipped (FUSE or the built fake-v4l2 is not available here)")
+            return ExitCode.success
+        }
+        try benchV4L2Read(frames, count: count, binary: binary)
+        try benchWebcam(frames, count: options.integer(.webcamFrames), binary: binary)
+        return ExitCode.success
+    }
+
+    /// The file-sequence camera, on its own clock, `count` frames as fast as they can be asked
+    /// for: frames kept decoded, then a recording longer than the cache.
+    static func benchFileSequences(_ frames: [Frame], count: Int) throws {
         let folder = NSTemporaryDirectory() + "fieldrig-bench-seq-\(getpid())"
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -75,11 +87,10 @@ enum BenchCamerasCommand: Command {
         try recording.start(.label)
         let recordingTime = measure(count) { _ = recording.nextEvent(before: .seconds(1_000_000)) }
         emit("file-sequence camera, decoding each PNG     \(rate(count, recordingTime))")
+    }
 
-        guard FakeV4L2Mount.available, let binary = FakeV4L2Mount.binaryBeside() else {
-            emit("V4L2 path: skipped (FUSE or the built fake-v4l2 is not available here)")
-            return ExitCode.success
-        }
+    /// A raw read() of the fake V4L2 device against the V4L2 camera reading the same frames.
+    static func benchV4L2Read(_ frames: [Frame], count: Int, binary: String) throws {
         let mount = try FakeV4L2Mount(frames: frames, options: ["--loop"], binary: binary)
         let size = frames[0].width * frames[0].height
         let fd = open(mount.path, O_RDONLY)
@@ -107,8 +118,11 @@ enum BenchCamerasCommand: Command {
                 format: "V4L2 camera overhead above the raw read: %.2f ms a frame (%.2fx the raw read's time)", overhead,
                 seconds(cameraTime) / seconds(rawTime)))
         camera.stop()
+    }
 
-        // The mmap path, as a UVC webcam gives it: Motion-JPEG through buffers in the page cache.
+    /// The mmap path, as a UVC webcam gives it: Motion-JPEG through buffers in the page cache,
+    /// `count` frames taken, then read as they come.
+    static func benchWebcam(_ frames: [Frame], count: Int, binary: String) throws {
         let webcam = try FakeV4L2Mount(frames: frames, options: ["--uvc", "--loop"], binary: binary)
         let reader: FrameReader
         do {
@@ -117,7 +131,7 @@ enum BenchCamerasCommand: Command {
             throw CommandFailure("\(error)")
         }
         for reading in [false, true] {
-            let (rate, ages, format) = try frameAges(webcam.path, count: options.integer(.webcamFrames)) { frame in
+            let (rate, ages, format) = try frameAges(webcam.path, count: count) { frame in
                 if reading { _ = reader.read(frame) }
             }
             let (median, p90) = percentiles(ages)
@@ -129,7 +143,6 @@ enum BenchCamerasCommand: Command {
                     + "frame age median \(formatMilliseconds(median)), p90 \(formatMilliseconds(p90)) "
                     + "(one frame interval: \(formatMilliseconds(interval)))")
         }
-        return ExitCode.success
     }
 
     /// Frames delivered a second by a V4L2 camera on `path`, and each frame's age when it was in

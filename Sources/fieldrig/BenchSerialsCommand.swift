@@ -79,14 +79,53 @@ enum BenchSerialsCommand: Command {
         func percent(_ n: Int) -> String { String(format: "%5.1f%%", Double(n) / Double(max(1, labels)) * 100) }
     }
 
+    /// A label of the bench: its image and its sidecar's facts.
+    typealias Label = (path: String, sidecar: LabelSidecar)
+
+    /// The tallies of a run: over every label, by style, by layout and by degradation, with the
+    /// planted disagreements not shown, by why, and every miss.
+    struct Tallies {
+        var total = Tally()
+        var byStyle: [String: Tally] = [:]
+        var byLayout: [String: Tally] = [:]
+        var byEffect: [String: Tally] = [:]
+        var hidden: [HiddenDisagreement.Kind: Int] = [:]
+        var misses: [String] = []
+
+        mutating func add(_ tally: Tally, of label: LabelSidecar) {
+            total.add(tally)
+            if let style = label.style { byStyle[style, default: Tally()].add(tally) }
+            if let layout = label.layout { byLayout[layout, default: Tally()].add(tally) }
+            if label.style != nil { byEffect[label.effects.first ?? "none", default: Tally()].add(tally) }
+        }
+    }
+
     static func run(_ options: Parsed<Option>) throws -> Int32 {
         guard options.positional.count <= 1 else { throw UsageError("name one DIR") }
         let turnedOff = try Set(options.all(.without).map(Self.repair))
-        let folder = options.positional.first ?? ScenariosCommand.devicesFolder + "/labels"
+        let labels = try Self.labels(in: options.positional.first ?? ScenariosCommand.devicesFolder + "/labels")
+        var tallies = Tallies()
+        try BatchRead.readAll(labels.map(\.path), passes: .all, jobs: defaultJobs, turnedOff: turnedOff) { path, outcome in
+            guard case .success(let read) = outcome, let label = labels.first(where: { $0.path == path }) else {
+                tallies.misses.append("\(path): could not be read")
+                return
+            }
+            let tally = Self.tally(label, read.readings, &tallies)
+            tallies.add(tally, of: label.sidecar)
+        }
+        if !turnedOff.isEmpty {
+            emit("without the reader's " + ReaderPass.allCases.filter(turnedOff.contains).map { "'\($0.name)'" }.joined(separator: ", "))
+        }
+        Self.report(tallies)
+        return ExitCode.success
+    }
+
+    /// Every NAME.png in `folder` with a NAME.expected sidecar naming its serial.
+    static func labels(in folder: String) throws -> [Label] {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
             throw CommandFailure("\(folder): no such folder")
         }
-        var labels: [(path: String, sidecar: LabelSidecar)] = []
+        var labels: [Label] = []
         for name in names.sorted() where name.hasSuffix(".png") {
             let base = "\(folder)/\(name.dropLast(4))"
             guard let text = try? String(contentsOfFile: base + ".expected", encoding: .utf8) else { continue }
@@ -95,77 +134,75 @@ enum BenchSerialsCommand: Command {
             if sidecar.serial != nil { labels.append((base + ".png", sidecar)) }
         }
         guard !labels.isEmpty else { throw CommandFailure("\(folder): no NAME.png with a NAME.expected naming its serial") }
-        // Planted disagreements not shown, by why.
-        var hidden: [HiddenDisagreement.Kind: Int] = [:]
-        var total = Tally()
-        var byStyle: [String: Tally] = [:]
-        var byLayout: [String: Tally] = [:]
-        var byEffect: [String: Tally] = [:]
-        var misses: [String] = []
-        try BatchRead.readAll(labels.map(\.path), passes: .all, jobs: defaultJobs, turnedOff: turnedOff) { path, outcome in
-            guard case .success(let read) = outcome, let label = labels.first(where: { $0.path == path }) else {
-                misses.append("\(path): could not be read")
-                return
-            }
-            var tally = Tally(labels: 1)
-            // The chooser's list for the picture held up for the settling window, as `fieldrig
-            // serial` shows it.
-            let candidates = SerialDriver.still(read.readings).candidates
-            let values = candidates.map(\.value)
-            let truth = label.sidecar.serial!
-            tally.lengths = candidates.count
-            let wasRead = read.readings.contains { Self.carries($0, truth) }
-            if values.contains(truth) {
-                tally.onList = 1
-            } else if wasRead {
-                tally.extractionMisses = 1
-                misses.append("\(path): extraction: \(truth) was read, not listed in \(values)")
+        return labels
+    }
+
+    /// How the chooser did on one label from its `readings`, its misses and planted
+    /// disagreements not shown added to `tallies`.
+    static func tally(_ label: Label, _ readings: [Reading], _ tallies: inout Tallies) -> Tally {
+        let path = label.path
+        var tally = Tally(labels: 1)
+        // The chooser's list for the picture held up for the settling window, as `fieldrig
+        // serial` shows it.
+        let candidates = SerialDriver.still(readings).candidates
+        let values = candidates.map(\.value)
+        let truth = label.sidecar.serial!
+        tally.lengths = candidates.count
+        if values.contains(truth) {
+            tally.onList = 1
+        } else if readings.contains(where: { Self.carries($0, truth) }) {
+            tally.extractionMisses = 1
+            tallies.misses.append("\(path): extraction: \(truth) was read, not listed in \(values)")
+        } else {
+            tally.readingMisses = 1
+            tallies.misses.append("\(path): reading: \(truth) in neither a barcode nor a printed line")
+        }
+        if values.first == truth {
+            tally.first = 1
+        } else if values.contains(truth) {
+            tallies.misses.append("\(path): order: \(truth) not first in \(values)")
+        }
+        Self.tallyDisagreements(label, readings, candidates, &tally, &tallies)
+        return tally
+    }
+
+    /// The planted disagreements of `label` shown as one in `candidates`, and one shown where
+    /// none was planted: the print misread (or another field taken for the serial's) set against
+    /// a barcode as if the two differed.
+    static func tallyDisagreements(
+        _ label: Label, _ readings: [Reading], _ candidates: [SerialCandidate], _ tally: inout Tally, _ tallies: inout Tallies
+    ) {
+        let barcodes = readings.compactMap { reading in
+            if case .barcode = reading.source { reading.value } else { nil }
+        }
+        let lines = readings.compactMap { reading in
+            if case .text = reading.source { reading.value } else { nil }
+        }
+        for disagreement in label.sidecar.disagreements {
+            tally.planted += 1
+            let a = candidates.first { $0.value == disagreement.printed }
+            let b = candidates.first { $0.value == disagreement.barcode }
+            if a?.disagreesWith.contains(disagreement.barcode) == true && b?.disagreesWith.contains(disagreement.printed) == true {
+                tally.shown += 1
             } else {
-                tally.readingMisses = 1
-                misses.append("\(path): reading: \(truth) in neither a barcode nor a printed line")
+                let why = HiddenDisagreement(barcode: disagreement.barcode, printed: disagreement.printed, barcodes: barcodes, lines: lines)
+                tallies.hidden[why.kind, default: 0] += 1
+                tallies.misses.append(
+                    "\(label.path): the disagreement \(disagreement.barcode) / \(disagreement.printed) was not shown: \(why)")
             }
-            if values.first == truth {
-                tally.first = 1
-            } else if values.contains(truth) {
-                misses.append("\(path): order: \(truth) not first in \(values)")
-            }
-            let barcodes = read.readings.compactMap { reading in
-                if case .barcode = reading.source { reading.value } else { nil }
-            }
-            let lines = read.readings.compactMap { reading in
-                if case .text = reading.source { reading.value } else { nil }
-            }
-            for disagreement in label.sidecar.disagreements {
-                tally.planted += 1
-                let a = candidates.first { $0.value == disagreement.printed }
-                let b = candidates.first { $0.value == disagreement.barcode }
-                if a?.disagreesWith.contains(disagreement.barcode) == true && b?.disagreesWith.contains(disagreement.printed) == true {
-                    tally.shown += 1
-                } else {
-                    let why = HiddenDisagreement(
-                        barcode: disagreement.barcode, printed: disagreement.printed, barcodes: barcodes, lines: lines)
-                    hidden[why.kind, default: 0] += 1
-                    misses.append("\(path): the disagreement \(disagreement.barcode) / \(disagreement.printed) was not shown: \(why)")
-                }
-            }
-            // A disagreement shown where none was planted: the print misread (or another field
-            // taken for the serial's) set against a barcode as if the two differed.
-            if label.sidecar.disagreements.isEmpty {
-                tally.unplantedLabels = 1
-                if let shown = candidates.first(where: { !$0.disagreesWith.isEmpty }) {
-                    tally.unplanted = 1
-                    misses.append("\(path): a disagreement \(shown.value) / \(shown.disagreesWith[0]) was shown, none was planted")
-                }
-            }
-            total.add(tally)
-            if let style = label.sidecar.style { byStyle[style, default: Tally()].add(tally) }
-            if let layout = label.sidecar.layout { byLayout[layout, default: Tally()].add(tally) }
-            if label.sidecar.style != nil { byEffect[label.sidecar.effects.first ?? "none", default: Tally()].add(tally) }
         }
+        guard label.sidecar.disagreements.isEmpty else { return }
+        tally.unplantedLabels = 1
+        if let shown = candidates.first(where: { !$0.disagreesWith.isEmpty }) {
+            tally.unplanted = 1
+            tallies.misses.append("\(label.path): a disagreement \(shown.value) / \(shown.disagreesWith[0]) was shown, none was planted")
+        }
+    }
+
+    /// Prints the figures of a run, then each group's, then every miss.
+    static func report(_ tallies: Tallies) {
+        let total = tallies.total
         let n = Double(total.labels)
-        if !turnedOff.isEmpty {
-            emit("without the reader's " + ReaderPass.allCases.filter(turnedOff.contains).map { "'\($0.name)'" }.joined(separator: ", "))
-        }
         emit(
             String(
                 format: "%d labels: true serial on the list %.1f%%, first %.1f%%, mean list length %.2f", total.labels,
@@ -175,14 +212,15 @@ enum BenchSerialsCommand: Command {
         } else if total.shown == total.planted {
             emit("planted disagreements shown as one: \(total.shown) of \(total.planted)")
         } else {
-            let why = HiddenDisagreement.Kind.allCases.map { "\(hidden[$0, default: 0]) \($0.rawValue)" }.joined(separator: ", ")
+            let why = HiddenDisagreement.Kind.allCases.map { "\(tallies.hidden[$0, default: 0]) \($0.rawValue)" }.joined(separator: ", ")
             emit("planted disagreements shown as one: \(total.shown) of \(total.planted) (not shown: \(why))")
         }
         emit("disagreements shown where none was planted: on \(total.unplanted) of \(total.unplantedLabels) labels")
         emit(
             "misses: \(total.readingMisses) reading (the serial was not read), \(total.extractionMisses) extraction (read, not listed: \(total.percent(total.extractionMisses).trimmingCharacters(in: .whitespaces)))"
         )
-        for (title, groups) in [("style", byStyle), ("layout", byLayout), ("degradation", byEffect)] where !groups.isEmpty {
+        for (title, groups) in [("style", tallies.byStyle), ("layout", tallies.byLayout), ("degradation", tallies.byEffect)]
+        where !groups.isEmpty {
             emit(
                 "\n\(title.padding(toLength: 12, withPad: " ", startingAt: 0)) labels  listed   first   mean  reading  extraction  disagreements"
             )
@@ -192,9 +230,8 @@ enum BenchSerialsCommand: Command {
                 )
             }
         }
-        if !misses.isEmpty { emit("") }
-        for miss in misses { emit("  miss: \(miss)") }
-        return ExitCode.success
+        if !tallies.misses.isEmpty { emit("") }
+        for miss in tallies.misses { emit("  miss: \(miss)") }
     }
 
     /// Whether `reading` carries `serial`: a barcode whose data holds it, or a printed line that

@@ -49,29 +49,9 @@ enum RegisterCommand: Command {
         func open(readOnly: Bool) throws -> Register { try Register(path: path, readOnly: readOnly, create: false) }
         switch (sub, rest.count) {
         case ("create", 0):
-            guard !FileManager.default.fileExists(atPath: path) else {
-                throw CommandFailure("\(path): already exists; a new register needs a new path")
-            }
-            try Register.create(at: path, seed: options.has(.demo) ? .demo : nil, at: now())
-            let register = try open(readOnly: true)
-            emit(
-                "Created \(path)"
-                    + (options.has(.demo)
-                        ? " with the demo register (\(try register.counts().assets) assets)"
-                        : ""))
+            try create(path, demo: options.has(.demo))
         case ("assets", 0):
-            let register = try open(readOnly: true)
-            let assets = try register.assets()
-            if json {
-                emit(JSON.object([("assets", .array(assets.map(assetJSON)))]).text)
-            } else {
-                if assets.isEmpty { emit("No assets.") }
-                for a in assets {
-                    emit(
-                        "\(a.tag)  \(a.name.padding(toLength: 22, withPad: " ", startingAt: 0))  \((a.serial ?? "-").padding(toLength: 14, withPad: " ", startingAt: 0))  \(a.state.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0))  \(a.site ?? "")"
-                    )
-                }
-            }
+            try listAssets(open(readOnly: true), json: json)
         case ("history", 1):
             let register = try open(readOnly: true)
             guard try register.asset(tag: rest[0]) != nil else {
@@ -84,25 +64,7 @@ enum RegisterCommand: Command {
                 emit(entries.map { HistoryRow($0).terminal() }.joined(separator: "\n\n"))
             }
         case ("walk-round", 0):
-            let register = try open(readOnly: true)
-            let items = try register.walkRound()
-            if json {
-                emit(
-                    JSON.object([
-                        (
-                            "walkRound",
-                            .array(
-                                items.map {
-                                    .object([
-                                        ("tag", .string($0.asset.tag)), ("name", .string($0.asset.name)), ("reason", .string($0.reason)),
-                                    ])
-                                })
-                        )
-                    ]).text)
-            } else {
-                if items.isEmpty { emit("Nothing is due on the walk-round.") }
-                for item in items { emit("\(item.asset.tag)  \(item.asset.name)\n  \(item.reason)") }
-            }
+            try listWalkRound(open(readOnly: true), json: json)
         case ("counts", 0):
             let register = try open(readOnly: true)
             let c = try register.counts()
@@ -131,6 +93,58 @@ enum RegisterCommand: Command {
             throw UsageError("unknown subcommand '\(sub)': use create, assets, walk-round, history TAG, counts or verify TAG")
         }
         return ExitCode.success
+    }
+
+    /// Creates a register at `path`, which must not exist yet, with the demo register's assets
+    /// when `demo` says so.
+    static func create(_ path: String, demo: Bool) throws {
+        guard !FileManager.default.fileExists(atPath: path) else {
+            throw CommandFailure("\(path): already exists; a new register needs a new path")
+        }
+        try Register.create(at: path, seed: demo ? .demo : nil, at: now())
+        let register = try Register(path: path, readOnly: true, create: false)
+        emit(
+            "Created \(path)"
+                + (demo
+                    ? " with the demo register (\(try register.counts().assets) assets)"
+                    : ""))
+    }
+
+    /// Every asset of `register`, a line each or as JSON.
+    static func listAssets(_ register: Register, json: Bool) throws {
+        let assets = try register.assets()
+        if json {
+            emit(JSON.object([("assets", .array(assets.map(assetJSON)))]).text)
+        } else {
+            if assets.isEmpty { emit("No assets.") }
+            for a in assets {
+                emit(
+                    "\(a.tag)  \(a.name.padding(toLength: 22, withPad: " ", startingAt: 0))  \((a.serial ?? "-").padding(toLength: 14, withPad: " ", startingAt: 0))  \(a.state.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0))  \(a.site ?? "")"
+                )
+            }
+        }
+    }
+
+    /// The assets due on `register`'s walk-round, each with its reason, or as JSON.
+    static func listWalkRound(_ register: Register, json: Bool) throws {
+        let items = try register.walkRound()
+        if json {
+            emit(
+                JSON.object([
+                    (
+                        "walkRound",
+                        .array(
+                            items.map {
+                                .object([
+                                    ("tag", .string($0.asset.tag)), ("name", .string($0.asset.name)), ("reason", .string($0.reason)),
+                                ])
+                            })
+                    )
+                ]).text)
+        } else {
+            if items.isEmpty { emit("Nothing is due on the walk-round.") }
+            for item in items { emit("\(item.asset.tag)  \(item.asset.name)\n  \(item.reason)") }
+        }
     }
 
     /// The real clock: the command line is a shell, not the core.
