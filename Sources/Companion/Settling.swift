@@ -195,6 +195,39 @@ public struct PrintedTrack: Sendable, Hashable {
             })
     }
 
+    /// `line`, this line as voted, with the places no two of its frames read alike (three
+    /// frames or more, each reading another character there, none another's look-alike: print
+    /// the frames cannot settle) read as a code of the window reads them: where one of `codes`
+    /// (barcodes, read exactly) lies in the line at one place only, reading as the line at every
+    /// place it covers but those, and at six at least. Print misread another way on each frame
+    /// is no disagreement with a code the line otherwise reads.
+    func filled(_ line: String, from codes: [String]) -> String {
+        let unsettled = Set(
+            votes.indices.filter { k in
+                let read = Array(votes[k].keys)
+                return read.count >= 3 && votes[k].values.allSatisfy { $0 == 1 }
+                    && read.allSatisfy { a in read.allSatisfy { a == $0 || !SerialExtractor.lookAlike(a, $0) } }
+            })
+        guard !unsettled.isEmpty, line.count == length else { return line }
+        let chars = Array(line)
+        var fills: Set<[Character]> = []
+        for code in Set(codes) where code.count <= length {
+            let coded = Array(code)
+            for offset in 0...(length - coded.count) {
+                let span = offset..<(offset + coded.count)
+                let open = span.filter(unsettled.contains)
+                guard !open.isEmpty, coded.count - open.count >= 6,
+                    span.allSatisfy({ unsettled.contains($0) || chars[$0] == coded[$0 - offset] })
+                else { continue }
+                var filled = chars
+                for k in open { filled[k] = coded[k - offset] }
+                fills.insert(filled)
+            }
+        }
+        guard fills.count == 1, let only = fills.first else { return line }
+        return String(only)
+    }
+
     /// The characters read at position `k` on the most frames (more than one where tied).
     private func mostRead(at k: Int) -> [Character] {
         let best = votes[k].values.max() ?? 0
@@ -355,9 +388,11 @@ public struct Settling: Sendable, Hashable {
     /// read whole on more frames (`isPiece`), is left out, with its second looks. One still
     /// picture read twice is what it read.
     public var readings: [SerialReading] {
+        let codes = values.filter(\.fromBarcode).map(\.value)
         func voted(_ track: PrintedTrack) -> SerialReading {
             SerialReading(
-                value: track.value(breakingTiesWith: printed), symbology: nil, at: track.place, box: track.box, slope: track.slope,
+                value: track.filled(track.value(breakingTiesWith: printed), from: codes), symbology: nil, at: track.place,
+                box: track.box, slope: track.slope,
                 roughSlope: track.roughSlope,
                 readOnce: track.readOnce)
         }

@@ -160,6 +160,30 @@ struct SerialChooserTests {
         #expect(voted(["S/N PFOBSL8U", "S/N PF0B5L8U"]) == ["S/N PF0B5L8U"])
     }
 
+    @Test("a place of a line no two frames read alike is read as the window's code reads it; print read alike there still disagrees")
+    func unsettledPlaceReadAsTheCode() {
+        // A noisy frame's OCR reads the serial's second character another way on each of three
+        // frames (C, E and K, none the others' look-alike); the QR code reads it on every frame.
+        let code = barcode("S6D2RY0L592576Z")
+        let lines = ["Serial SCD2RY0L592576Z", "Serial SED2RY0L592576Z", "Serial SKD2RY0L592576Z"].map { printed($0, line: 1) }
+        var c = reading(lines.map { [code, $0] })
+        _ = c.handle(.clock(.seconds(1)))
+        #expect(c.rows.first == SerialChooser.Row(value: "S6D2RY0L592576Z", detail: "printed line 1 and QR-Code barcode: they agree"))
+        #expect(!c.rows.contains { $0.detail.contains("disagrees") })
+        // Without the code, the line is its vote, the latest frame's character where none leads.
+        #expect(voted(lines) == ["Serial SKD2RY0L592576Z"])
+        // Two frames of three reading the same other character: the print says something else
+        // there, and the two are shown disagreeing.
+        let settled = ["Serial SCD2RY0L592576Z", "Serial SED2RY0L592576Z", "Serial SCD2RY0L592576Z"].map { printed($0, line: 1) }
+        var d = reading(settled.map { [code, $0] })
+        _ = d.handle(.clock(.seconds(1)))
+        #expect(d.rows.contains { $0.value == "SCD2RY0L592576Z" && $0.detail.contains("disagrees with S6D2RY0L592576Z") })
+        // Two frames reading two characters there are a tie, settled as ties are: not by the code.
+        var e = reading(Array(lines.prefix(2)).map { [code, $0] })
+        _ = e.handle(.clock(.seconds(1)))
+        #expect(e.rows.contains { $0.detail.contains("disagrees with S6D2RY0L592576Z") })
+    }
+
     @Test("a label the hand moved between two frames read for text is one label: its lines are followed where they lie on it")
     func linesFollowedOnTheLabelMoved() {
         // Two frames a tenth of a second apart, the label moved 300 pixels right and 40 down:
