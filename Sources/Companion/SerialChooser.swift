@@ -266,17 +266,20 @@ public struct SerialChooser: Sendable, Hashable {
         candidates.insert(lost, at: min(index, candidates.count))
     }
 
-    /// Each printed value a frame read whole takes the place of the first piece of it the window
-    /// read as a value of its own, and its pieces are no rows of their own: a value is a piece of
-    /// another when the other is two characters longer or more and holds it, up to OCR's
-    /// look-alikes and one character more (a frame that showed part of the line, under a thumb,
-    /// glare or the edge of the view, reads a piece, misread the more for being at the edge of
-    /// what was seen). Read whole is the first candidate of a frame read alone (`firstOnFrames`):
-    /// a longer value the extractor never put first on any frame (a piece with junk read on, out
-    /// of the maker's format) neither goes above nor takes a piece off the list. Print only: a
-    /// barcode is exact, and values that disagree are the extractor's to order.
+    /// Each value a frame read whole in print (alone, or alike in a code: `isAgreed`) takes the
+    /// place of the first piece of it the window read as a value of its own, and its pieces are
+    /// no rows of their own: a value is a piece of another when the other is two characters
+    /// longer or more and holds it, up to OCR's look-alikes and one character more (a frame that
+    /// showed part of the line, under a thumb, glare or the edge of the view, reads a piece,
+    /// misread the more for being at the edge of what was seen). Read whole is the first
+    /// candidate of a frame read alone (`firstOnFrames`): a longer value the extractor never put
+    /// first on any frame (a piece with junk read on, out of the maker's format) neither goes
+    /// above nor takes a piece off the list. Pieces are print only: a barcode is exact, and
+    /// values that disagree are the extractor's to order.
     static func putWholeBeforeFragments(_ candidates: inout [SerialCandidate], firstOnFrames: [String: Int]) {
-        func readWhole(_ candidate: SerialCandidate) -> Bool { isPlainPrint(candidate) && firstOnFrames[candidate.value, default: 0] > 0 }
+        func readWhole(_ candidate: SerialCandidate) -> Bool {
+            (isPlainPrint(candidate) || isAgreed(candidate)) && firstOnFrames[candidate.value, default: 0] > 0
+        }
         var i = 0
         while i < candidates.count {
             let piece = candidates[i]
@@ -390,6 +393,9 @@ public struct SerialChooser: Sendable, Hashable {
 
     /// Whether `candidate` was read in print alone and disagrees with nothing.
     static func isPlainPrint(_ candidate: SerialCandidate) -> Bool { candidate.evidence == .text && candidate.disagreesWith.isEmpty }
+
+    /// Whether `candidate` is a code and print read alike, disagreeing with nothing.
+    static func isAgreed(_ candidate: SerialCandidate) -> Bool { candidate.evidence == .agree && candidate.disagreesWith.isEmpty }
 
     /// Whether `piece` is a piece of `whole`: `whole` two characters longer or more, holding
     /// `piece` as a run of its characters up to look-alikes and one character more; four

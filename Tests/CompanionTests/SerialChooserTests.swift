@@ -774,7 +774,9 @@ struct FirstOnFramesTests {
         #expect(kept == window)
     }
 
-    @Test("a value a frame read whole takes its first piece's place, and its pieces are no rows; one no frame put first does neither")
+    @Test(
+        "a value a frame read whole, in print or alike in a code, takes its first piece's place, and its pieces are no rows; one no frame put first does neither"
+    )
     func wholeBeforePieces() {
         var rows = [text("ABCD1234"), text("W0W7HVGSF9"), text("WOW7HVGSF9"), text("G8W0W7MVG5F9")]
         SerialChooser.putWholeBeforeFragments(&rows, firstOnFrames: ["W0W7HVGSF9": 3, "G8W0W7MVG5F9": 1])
@@ -787,6 +789,16 @@ struct FirstOnFramesTests {
         var code = [SerialCandidate(value: "ABC12345", provenance: [], evidence: .barcode, disagreesWith: []), text("XABC12345YZ")]
         SerialChooser.putWholeBeforeFragments(&code, firstOnFrames: ["XABC12345YZ": 4])
         #expect(code.map(\.value) == ["ABC12345", "XABC12345YZ"])
+        // A code and its print read alike, put first on a frame, is read whole as well: its print's
+        // pieces go; disagreeing with another value, it takes none off.
+        let agreed = SerialCandidate(value: "VS3150330258", provenance: [], evidence: .agree, disagreesWith: [])
+        var both = [agreed, text("VS315"), text("V5315")]
+        SerialChooser.putWholeBeforeFragments(&both, firstOnFrames: ["VS3150330258": 2])
+        #expect(both.map(\.value) == ["VS3150330258"])
+        var disputed = [agreed, text("VS315")]
+        disputed[0].disagreesWith = ["VS3150330256"]
+        SerialChooser.putWholeBeforeFragments(&disputed, firstOnFrames: ["VS3150330258": 2])
+        #expect(disputed.map(\.value) == ["VS3150330258", "VS315"])
     }
 
     @Test(
