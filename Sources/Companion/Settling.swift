@@ -382,11 +382,12 @@ public struct Settling: Sendable, Hashable {
 
     /// What the window read, for the serial extractor: the latest frame as it was read, each
     /// printed line's vote replaced by the window's answer for that line (places its frames are
-    /// tied at read also by its pieces: `value(breakingTiesWith:)`), its second looks as
-    /// they were; then what earlier frames read and the latest did not (barcodes exact, lines as
-    /// voted). A line read in a length the window outvoted (`isOutvoted`), or a piece of a line
-    /// read whole on more frames (`isPiece`), is left out, with its second looks. One still
-    /// picture read twice is what it read.
+    /// tied at read also by its pieces: `value(breakingTiesWith:)`; places no two frames read
+    /// alike as a code reads them: `filled`), its second looks as they were; then what earlier
+    /// frames read and the latest did not (barcodes exact, lines as voted). A line read in a
+    /// length the window outvoted (`isOutvoted`), or a piece of a line read whole on more frames
+    /// (`isPiece`), is left out, with its second looks. One still picture read twice is what it
+    /// read.
     public var readings: [SerialReading] {
         let codes = values.filter(\.fromBarcode).map(\.value)
         func voted(_ track: PrintedTrack) -> SerialReading {
