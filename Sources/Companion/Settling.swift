@@ -202,10 +202,11 @@ public struct PrintedTrack: Sendable, Hashable {
     /// place it covers but those, and at six at least. Print misread another way on each frame
     /// is no disagreement with a code the line otherwise reads.
     func filled(_ line: String, from codes: [String]) -> String {
+        // A frame is one vote at every place: as many characters as frames is one each.
         let unsettled = Set(
             votes.indices.filter { k in
                 let read = Array(votes[k].keys)
-                return read.count >= 3 && votes[k].values.allSatisfy { $0 == 1 }
+                return frames >= 3 && read.count == frames
                     && read.allSatisfy { a in read.allSatisfy { a == $0 || !SerialExtractor.lookAlike(a, $0) } }
             })
         guard !unsettled.isEmpty, line.count == length else { return line }
