@@ -183,7 +183,10 @@ public struct SerialChooser: Sendable, Hashable {
     /// with a character more: which of those leads is the extractor's to say, unless the one
     /// with a character more has one read twice inside the line, put first on half as many frames
     /// at most (`readDoubledOnFewerFrames`). Over itself with a character lost otherwise (a frame
-    /// that saw part of the line, a data identifier's S taken off a code), it goes.
+    /// that saw part of the line, a data identifier's S taken off a code), it goes, unless that S
+    /// was taken off where a serial's keyword names the rest (`dataIdentifierTakenOffByKeyword`).
+    /// A value the window lost that its lines name as another field (a MAC, a part number) is not
+    /// put first: the frames that led with it did not read that line.
     static func putFramesFirstValueFirst(_ candidates: inout [SerialCandidate], _ collected: Settling) {
         let (counts, firsts) = withPiecesJoined(collected.firstOnFrames, collected.firstCandidates)
         let (ranked, votes) = framesFirstByPrint(counts, listed: candidates.map(\.value))
@@ -193,10 +196,12 @@ public struct SerialChooser: Sendable, Hashable {
         if let top = candidates.first, Self.oneCharacterApart(best, top.value),
             best.count < top.value.count && !Self.readDoubledOnFewerFrames(best, top.value, votes)
                 || Self.tookOutReadTwice(best, giving: top.value, collected)
+                || Self.dataIdentifierTakenOffByKeyword(best, giving: top.value, collected)
         {
             return
         }
         let lost = candidates.contains { $0.value == best } ? nil : firsts[best]
+        if lost != nil, SerialExtractor.namedAsOther(best, in: collected.readings) { return }
         if let top = candidates.first, top.disagreesWith.contains(best) || lost?.disagreesWith.contains(top.value) == true,
             collected.ledDisagreement[best, default: 0] == 0 || collected.ledDisagreement[top.value, default: 0] > 0
         {
@@ -413,6 +418,13 @@ public struct SerialChooser: Sendable, Hashable {
                 OCRConfusion.fold(word).replacing(OCRConfusion.fold(value), with: OCRConfusion.fold(shorter)) == OCRConfusion.fold(once)
             }
         }
+    }
+
+    /// Whether the window took an S data identifier off the code `value`, giving `rest`, where a
+    /// serial's keyword names the rest on a line it read: frames that put the code first read
+    /// the print without its keyword, and saw less than the window.
+    static func dataIdentifierTakenOffByKeyword(_ value: String, giving rest: String, _ collected: Settling) -> Bool {
+        value == "S" + rest && SerialExtractor.keywordNames(rest, in: collected.readings)
     }
 
     /// Whether `long` is `short` with one of its characters read twice inside the line (two

@@ -547,6 +547,64 @@ struct FirstOnFramesTests {
         #expect(apart.map(\.value) == ["HWD790155"])
     }
 
+    @Test(
+        "a code's S data identifier the window took off, a serial's keyword naming the rest on its lines, stays off however many frames read the rest without the keyword"
+    )
+    func dataIdentifierOffWhereKeywordNamesRest() {
+        // A nameplate's frame as read: its title, its model, the serial's line, noise over the bars.
+        let code = Reading(value: "S02473387", source: .barcode(symbology: "CODE-128"), box: Box(x: 213, y: 337, width: 452, height: 155))
+        func frame(_ serial: String) -> [Reading] {
+            [
+                code, Reading(value: "KVM CONSOLE 8-PORT", source: .text(line: 1), box: Box(x: 219, y: 152, width: 330, height: 32)),
+                Reading(value: "MODEL GLZ-4642 LOT", source: .text(line: 2), box: Box(x: 215, y: 211, width: 396, height: 33)),
+                Reading(
+                    value: serial, source: .text(line: 3),
+                    box: Box(x: 364 - (serial.count - 8) * 13, y: 260, width: 100 + (serial.count - 8) * 13, height: 20)),
+                Reading(value: "Bll ee eee", source: .text(line: 4), box: Box(x: 209, y: 319, width: 294, height: 20)),
+            ]
+        }
+        var settling = Settling(startedAt: .zero, voting: true)
+        for line in ["02473387", "02473387", "02473387", "SERIAL NO. 02473387", "SERIAL NO. 02473387"] { settling.add(frame(line)) }
+        #expect(settling.firstOnFrames == ["S02473387": 3, "02473387": 2])
+        let window = SerialCandidate(value: "02473387", provenance: [], evidence: .agree, disagreesWith: [])
+        var rows = [window]
+        SerialChooser.putFramesFirstValueFirst(&rows, settling)
+        #expect(rows.map(\.value) == ["02473387"])
+        // No keyword read on any frame: the frames' value, the code as barcoded, leads.
+        var unlabelled = Settling(startedAt: .zero, voting: true)
+        for _ in 0..<5 { unlabelled.add(frame("02473387")) }
+        #expect(unlabelled.firstOnFrames == ["S02473387": 5])
+        var led = [window]
+        SerialChooser.putFramesFirstValueFirst(&led, unlabelled)
+        #expect(led.first?.value == "S02473387")
+    }
+
+    @Test(
+        "a value frames put first, lost by the window whose lines name it as another field (a MAC), is not put first; named so on no line, it is"
+    )
+    func framesValueNamedAsOtherField() {
+        let mac = Reading(value: "7188239C574D", source: .barcode(symbology: "CODE-128"), box: Box(x: 10, y: 60, width: 300, height: 40))
+        let serial = SerialCandidate(value: "ZM85KV695337", provenance: [], evidence: .barcode, disagreesWith: [])
+        func played(_ named: String) -> Settling {
+            var settling = Settling(startedAt: .zero, voting: true)
+            for frame in [
+                [mac, printed("SUPERMICRO X11DPi-N", line: 1)], [mac, printed("REV: 1.03", line: 3)], [printed(named, line: 2)],
+            ] {
+                settling.add(frame)
+                settling.add(frame)
+            }
+            return settling
+        }
+        let named = played("MAC: 71:88:23:9C:57:4D")
+        #expect(named.firstOnFrames["7188239C574D"] == 4)
+        var rows = [serial]
+        SerialChooser.putFramesFirstValueFirst(&rows, named)
+        #expect(rows.map(\.value) == ["ZM85KV695337"])
+        var unnamed = [serial]
+        SerialChooser.putFramesFirstValueFirst(&unnamed, played("LOT: 2024-11"))
+        #expect(unnamed.map(\.value) == ["7188239C574D", "ZM85KV695337"])
+    }
+
     @Test("two readings of one print, alike up to look-alikes, are one print's frames: it leads, in the reading more of them read")
     func readingsOfOnePrintCountTogether() {
         // Two frames read the serial's 1 as I, two as 1, one misread it otherwise; the window
