@@ -185,8 +185,6 @@ public struct SerialChooser: Sendable, Hashable {
     /// at most (`readDoubledOnFewerFrames`). Over itself with a character lost otherwise (a frame
     /// that saw part of the line, a data identifier's S taken off a code), it goes, unless that S
     /// was taken off where a serial's keyword names the rest (`dataIdentifierTakenOffByKeyword`).
-    /// A value the window lost that its lines name as another field (a MAC, a part number) is not
-    /// put first: the frames that led with it did not read that line.
     static func putFramesFirstValueFirst(_ candidates: inout [SerialCandidate], _ collected: Settling) {
         let (counts, firsts) = withPiecesJoined(collected.firstOnFrames, collected.firstCandidates)
         let (ranked, votes) = framesFirstByPrint(counts, listed: candidates.map(\.value))
@@ -201,7 +199,6 @@ public struct SerialChooser: Sendable, Hashable {
             return
         }
         let lost = candidates.contains { $0.value == best } ? nil : firsts[best]
-        if lost != nil, SerialExtractor.namedAsOther(best, in: collected.readings) { return }
         if let top = candidates.first, top.disagreesWith.contains(best) || lost?.disagreesWith.contains(top.value) == true,
             collected.ledDisagreement[best, default: 0] == 0 || collected.ledDisagreement[top.value, default: 0] > 0
         {

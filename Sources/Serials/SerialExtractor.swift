@@ -156,7 +156,7 @@ public enum SerialExtractor {
     ) {
         for reading in readings where !reading.isBarcode {
             let fields = Keywords.fields(in: reading.value)
-            excluded.formUnion(namedOther(fields))
+            for word in modelWords(fields) { excluded.insert(OCRConfusion.fold(word)) }
             for field in fields {
                 switch field.kind {
                 case .serial:
@@ -165,7 +165,11 @@ public enum SerialExtractor {
                     escs.append(field.value.filter(\.isNumber))
                     escPlaces.append(reading.provenance)
                 case .other:
-                    break  // into `excluded` above (`namedOther`)
+                    for token in field.value.split(separator: " ") {
+                        excluded.insert(OCRConfusion.fold(String(token)))
+                        // A MAC or part number printed with separators is barcoded without them.
+                        excluded.insert(OCRConfusion.fold(String(token.filter { !":-.".contains($0) })))
+                    }
                 case .none:
                     // An unlabelled token on its own line is evidence only if a barcode agrees.
                     // A decisive vendor format undoes its confusions here too, so that a barcode it
@@ -186,20 +190,6 @@ public enum SerialExtractor {
                 }
             }
         }
-    }
-
-    /// The values (folded) a line's `fields` name as something else: each word of another
-    /// field's value, as printed and without separators (a MAC or part number printed with them is
-    /// barcoded without), and a maker's model (`modelWords`).
-    static func namedOther(_ fields: [Keywords.Field]) -> Set<String> {
-        var named = Set(modelWords(fields).map(OCRConfusion.fold))
-        for field in fields where field.kind == .other {
-            for token in field.value.split(separator: " ") {
-                named.insert(OCRConfusion.fold(String(token)))
-                named.insert(OCRConfusion.fold(String(token.filter { !":-.".contains($0) })))
-            }
-        }
-        return named
     }
 
     /// The words after a maker's name that opens a line (its `fields`), before any keyword
@@ -441,25 +431,15 @@ public enum SerialExtractor {
     }
 
     /// Whether a serial's keyword names `value` (look-alikes folded) on a printed line of
-    /// `readings`: after it on its line, or over it (`Layout.joined`).
-    public static func keywordNames(_ value: String, in readings: [SerialReading]) -> Bool {
-        let key = OCRConfusion.fold(value)
-        return printedFields(readings).contains { fields in
-            fields.contains { $0.kind == .serial && Tokens.serialToken($0.value).map(OCRConfusion.fold) == key }
-        }
-    }
-
-    /// Whether a printed line of `readings` names `value` (look-alikes folded) as something
-    /// else (`namedOther`): a MAC, a part number, a model.
-    public static func namedAsOther(_ value: String, in readings: [SerialReading]) -> Bool {
-        let key = OCRConfusion.fold(value)
-        return printedFields(readings).contains { namedOther($0).contains(key) }
-    }
-
-    /// The fields of each printed line of `given`, its lines joined as `candidates` joins them.
-    static func printedFields(_ given: [SerialReading]) -> [[Keywords.Field]] {
+    /// `given`: after it on its line, or over it (`Layout.joined`, as `candidates` joins lines).
+    public static func keywordNames(_ value: String, in given: [SerialReading]) -> Bool {
         let label = given.filter { !$0.isBarcode }.map(\.value).joined(separator: "\n")
-        let readings = Layout.joined(given, inFormat: Tokens.makersFormats(label: label).holdAny)
-        return readings.filter { !$0.isBarcode }.map { Keywords.fields(in: $0.value) }
+        let key = OCRConfusion.fold(value)
+        return Layout.joined(given, inFormat: Tokens.makersFormats(label: label).holdAny).contains { reading in
+            !reading.isBarcode
+                && Keywords.fields(in: reading.value).contains {
+                    $0.kind == .serial && Tokens.serialToken($0.value).map(OCRConfusion.fold) == key
+                }
+        }
     }
 }

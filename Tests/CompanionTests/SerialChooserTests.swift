@@ -579,32 +579,6 @@ struct FirstOnFramesTests {
         #expect(led.first?.value == "S02473387")
     }
 
-    @Test(
-        "a value frames put first, lost by the window whose lines name it as another field (a MAC), is not put first; named so on no line, it is"
-    )
-    func framesValueNamedAsOtherField() {
-        let mac = Reading(value: "7188239C574D", source: .barcode(symbology: "CODE-128"), box: Box(x: 10, y: 60, width: 300, height: 40))
-        let serial = SerialCandidate(value: "ZM85KV695337", provenance: [], evidence: .barcode, disagreesWith: [])
-        func played(_ named: String) -> Settling {
-            var settling = Settling(startedAt: .zero, voting: true)
-            for frame in [
-                [mac, printed("SUPERMICRO X11DPi-N", line: 1)], [mac, printed("REV: 1.03", line: 3)], [printed(named, line: 2)],
-            ] {
-                settling.add(frame)
-                settling.add(frame)
-            }
-            return settling
-        }
-        let named = played("MAC: 71:88:23:9C:57:4D")
-        #expect(named.firstOnFrames["7188239C574D"] == 4)
-        var rows = [serial]
-        SerialChooser.putFramesFirstValueFirst(&rows, named)
-        #expect(rows.map(\.value) == ["ZM85KV695337"])
-        var unnamed = [serial]
-        SerialChooser.putFramesFirstValueFirst(&unnamed, played("LOT: 2024-11"))
-        #expect(unnamed.map(\.value) == ["7188239C574D", "ZM85KV695337"])
-    }
-
     @Test("two readings of one print, alike up to look-alikes, are one print's frames: it leads, in the reading more of them read")
     func readingsOfOnePrintCountTogether() {
         // Two frames read the serial's 1 as I, two as 1, one misread it otherwise; the window
