@@ -185,6 +185,10 @@ public struct SerialChooser: Sendable, Hashable {
     /// at most (`readDoubledOnFewerFrames`). Over itself with a character lost otherwise (a frame
     /// that saw part of the line, a data identifier's S taken off a code), it goes, unless that S
     /// was taken off where a serial's keyword names the rest (`dataIdentifierTakenOffByKeyword`).
+    /// A value listed lower that disagrees with it, where frames that read both led with that
+    /// value and none with the frames' value, goes first in its stead: the window put a value
+    /// neither disputes first (a piece of a line), and the frames' count is of frames that read
+    /// one of the two only.
     static func putFramesFirstValueFirst(_ candidates: inout [SerialCandidate], _ collected: Settling) {
         let (counts, firsts) = withPiecesJoined(collected.firstOnFrames, collected.firstCandidates)
         let (ranked, votes) = framesFirstByPrint(counts, listed: candidates.map(\.value))
@@ -203,6 +207,12 @@ public struct SerialChooser: Sendable, Hashable {
             collected.ledDisagreement[best, default: 0] == 0 || collected.ledDisagreement[top.value, default: 0] > 0
         {
             if let lost { listLost(lost, &candidates, at: 1) }
+            return
+        }
+        if collected.ledDisagreement[best, default: 0] == 0,
+            let other = candidates.first(where: { $0.disagreesWith.contains(best) && collected.ledDisagreement[$0.value, default: 0] > 0 })
+        {
+            putFirst(other.value, lost: nil, &candidates)
             return
         }
         putFirst(best, lost: lost, &candidates)

@@ -579,6 +579,35 @@ struct FirstOnFramesTests {
         #expect(led.first?.value == "S02473387")
     }
 
+    @Test(
+        "a value frames put first, disputed by one listed lower that the frames which read both led with: that one goes first; where none led with it, the frames' value does"
+    )
+    func disputedFramesValueGivesWayToLedDisagreement() {
+        let code = Reading(value: "14939342", source: .barcode(symbology: "CODE-128"), box: Box(x: 10, y: 60, width: 300, height: 40))
+        var settling = Settling(startedAt: .zero, voting: true)
+        for frame in [
+            [code, printed("14939342", line: 2)], [code, printed("14939342", line: 2)], [code, printed("SN# 14539342", line: 1)],
+        ] {
+            settling.add(frame)
+        }
+        #expect(settling.firstOnFrames == ["14939342": 2, "14539342": 1] && settling.ledDisagreement == ["14539342": 1])
+        let print = SerialCandidate(value: "14539342", provenance: [], evidence: .text, disagreesWith: ["14939342"])
+        let coded = SerialCandidate(value: "14939342", provenance: [], evidence: .agree, disagreesWith: ["14539342"])
+        var rows = [text("1453934"), text("624106"), print, coded]
+        SerialChooser.putFramesFirstValueFirst(&rows, settling)
+        #expect(rows.map(\.value) == ["14539342", "1453934", "624106", "14939342"])
+        var unled = Settling(startedAt: .zero, voting: true)
+        for frame in [
+            [code, printed("14939342", line: 2)], [code, printed("14939342", line: 2)], [code, printed("LOT 624106", line: 3)],
+        ] {
+            unled.add(frame)
+        }
+        #expect(unled.ledDisagreement.isEmpty)
+        var led = [text("1453934"), text("624106"), print, coded]
+        SerialChooser.putFramesFirstValueFirst(&led, unled)
+        #expect(led.map(\.value) == ["14939342", "1453934", "624106", "14539342"])
+    }
+
     @Test("two readings of one print, alike up to look-alikes, are one print's frames: it leads, in the reading more of them read")
     func readingsOfOnePrintCountTogether() {
         // Two frames read the serial's 1 as I, two as 1, one misread it otherwise; the window
