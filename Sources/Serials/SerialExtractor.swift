@@ -121,13 +121,8 @@ public enum SerialExtractor {
     /// `titles`: whether the codes of the label's top line or of a line that opens with a
     /// maker's name (its model) are offered where nothing else is (`shapedLikeSerials`).
     public static func candidates(_ given: [SerialReading], titles: Bool = true) -> [SerialCandidate] {
-        // The vendor formats that apply to this label, and those of the makers it names (its
-        // words are the same however its lines are joined): of two readings of one value's
-        // print, the one in a named maker's format first.
-        let label = given.filter { !$0.isBarcode }.map(\.value).joined(separator: "\n")
+        let (label, makersFormats, readings) = laidOut(given)
         let formats = Tokens.formats(label: label)
-        let makersFormats = Tokens.makersFormats(label: label)
-        let readings = Layout.joined(given, inFormat: makersFormats.holdAny)
         var pool = Pool()
         var excluded = Set<String>()  // folded values named as something else
         var escs: [String] = []
@@ -145,6 +140,16 @@ public enum SerialExtractor {
             apartFromBars: Layout.apartFromBars(readings))
         addTags(ofExpressServiceCodes: escs, at: escPlaces, makersFormats: makersFormats, to: &found)
         return found.isEmpty ? shapedLikeSerials(readings, formats: decisive, makersFormats: makersFormats, titles: titles) : found
+    }
+
+    /// The label's words (its printed lines, one a line), the formats of the makers it names,
+    /// and `given` with its lines joined as laid out (`Layout.joined`). The formats that apply
+    /// are found in the words, the same however the lines are joined: of two readings of one
+    /// value's print, the one in a named maker's format first.
+    static func laidOut(_ given: [SerialReading]) -> (label: String, makersFormats: [Grammar], readings: [SerialReading]) {
+        let label = given.filter { !$0.isBarcode }.map(\.value).joined(separator: "\n")
+        let makersFormats = Tokens.makersFormats(label: label)
+        return (label, makersFormats, Layout.joined(given, inFormat: makersFormats.holdAny))
     }
 
     /// The printed lines into `pool`: each value its keyword names (or none names), each value
@@ -431,11 +436,10 @@ public enum SerialExtractor {
     }
 
     /// Whether a serial's keyword names `value` (look-alikes folded) on a printed line of
-    /// `given`: after it on its line, or over it (`Layout.joined`, as `candidates` joins lines).
+    /// `given`: after it on its line, or over it (its lines joined as `candidates` joins them).
     public static func keywordNames(_ value: String, in given: [SerialReading]) -> Bool {
-        let label = given.filter { !$0.isBarcode }.map(\.value).joined(separator: "\n")
         let key = OCRConfusion.fold(value)
-        return Layout.joined(given, inFormat: Tokens.makersFormats(label: label).holdAny).contains { reading in
+        return laidOut(given).readings.contains { reading in
             !reading.isBarcode
                 && Keywords.fields(in: reading.value).contains {
                     $0.kind == .serial && Tokens.serialToken($0.value).map(OCRConfusion.fold) == key
