@@ -169,8 +169,9 @@ public struct SerialChooser: Sendable, Hashable {
 
     /// The value most frames put first, each frame read alone, on two frames at least and more than
     /// any other, goes first (readings of one print alike up to look-alikes counted together:
-    /// `framesFirstByPrint`; a value no frame read whole, its start and its end read on frames
-    /// that each showed part of the line, on their frames: `withPiecesJoined`): the window's
+    /// `framesFirstByPrint`; of two prints read in print alone on as many frames, the one read
+    /// more confidently: `leadingPrint`; a value no frame read whole, its start and its end read
+    /// on frames that each showed part of the line, on their frames: `withPiecesJoined`): the window's
     /// joined lines (boxes the hand moved between frames) can rank another first, or lose it (a
     /// frame that showed part of the label read last), and then it is listed as its first frame
     /// listed it, where every value it disagrees with is listed (`listLost`). Over a value it
@@ -192,9 +193,7 @@ public struct SerialChooser: Sendable, Hashable {
     static func putFramesFirstValueFirst(_ candidates: inout [SerialCandidate], _ collected: Settling) {
         let (counts, firsts) = withPiecesJoined(collected.firstOnFrames, collected.firstCandidates)
         let (ranked, votes) = framesFirstByPrint(counts, listed: candidates.map(\.value))
-        guard let best = ranked.first, let count = votes[best], count >= 2,
-            ranked.first(where: { OCRConfusion.fold($0) != OCRConfusion.fold(best) }).map({ votes[$0, default: 0] < count }) ?? true
-        else { return }
+        guard let best = leadingPrint(ranked, votes, firsts, collected.firstConfidence) else { return }
         if let top = candidates.first, Self.oneCharacterApart(best, top.value),
             best.count < top.value.count && !Self.readDoubledOnFewerFrames(best, top.value, votes)
                 || Self.tookOutReadTwice(best, giving: top.value, collected)
@@ -216,6 +215,25 @@ public struct SerialChooser: Sendable, Hashable {
             return
         }
         putFirst(best, lost: lost, &candidates)
+    }
+
+    /// The frames' value that leads (`ranked` and `votes` as `framesFirstByPrint` gives them): the
+    /// first, where its print was put first on two frames at least and on more than any other.
+    /// Of prints put first on as many frames, each reading of them read in print alone (`firsts`),
+    /// the one tesseract read more confidently over its frames (`confidence`:
+    /// `Settling.firstConfidence`), as its reading ranked first; none where two are read as
+    /// confidently, or a code is among them.
+    static func leadingPrint(
+        _ ranked: [String], _ votes: [String: Int], _ firsts: [String: SerialCandidate], _ confidence: [String: Double]
+    ) -> String? {
+        guard let top = ranked.first, let count = votes[top], count >= 2 else { return nil }
+        let tied = ranked.filter { votes[$0] == count }
+        let prints = Dictionary(grouping: tied, by: OCRConfusion.fold)
+        guard prints.count > 1 else { return top }
+        guard tied.allSatisfy({ firsts[$0]?.evidence == .text }) else { return nil }
+        let read = prints.mapValues { values in values.reduce(0) { $0 + confidence[$1, default: 0] } }.sorted { $0.value > $1.value }
+        guard read[0].value > read[1].value else { return nil }
+        return tied.first { OCRConfusion.fold($0) == read[0].key }
     }
 
     /// A value frames read alone led with over a value it disagrees with on two frames at least

@@ -269,6 +269,9 @@ public struct Settling: Sendable, Hashable {
     public private(set) var firstOnFrames: [String: Int] = [:]
     /// Each of those values as the first frame to put it first listed it.
     public private(set) var firstCandidates: [String: SerialCandidate] = [:]
+    /// For each value of `firstOnFrames`, how confidently tesseract read it, summed over those
+    /// frames (`printConfidence`): of two prints put first on as many frames, which leads.
+    public private(set) var firstConfidence: [String: Double] = [:]
     /// For each value, on how many frames read for text it was the first candidate of that frame
     /// read alone while disagreeing with another value that frame read: which of two values that
     /// disagree leads where a frame saw both (a frame that read only one of them has no say).
@@ -304,6 +307,7 @@ public struct Settling: Sendable, Hashable {
             let first = SerialExtractor.candidates(from: readings, titles: false).first
         {
             firstOnFrames[first.value, default: 0] += 1
+            firstConfidence[first.value, default: 0] += Self.printConfidence(of: first.value, in: readings)
             if firstCandidates[first.value] == nil { firstCandidates[first.value] = first }
             if !first.disagreesWith.isEmpty { ledDisagreement[first.value, default: 0] += 1 }
             printOffered = printOffered || first.evidence != .barcode
@@ -337,6 +341,17 @@ public struct Settling: Sendable, Hashable {
                     ))
             }
         }
+    }
+
+    /// How confidently a frame's print gave `value`: the highest confidence tesseract gave a word
+    /// of its printed lines that holds the value whole (letters and digits alike, case aside); 0
+    /// where no word does (a value in a barcode only, or made of two words).
+    static func printConfidence(of value: String, in readings: [Reading]) -> Double {
+        func body(_ text: String) -> String { String(text.uppercased().filter { $0.isLetter || $0.isNumber }) }
+        let wanted = body(value)
+        guard !wanted.isEmpty else { return 0 }
+        let words = readings.filter { !$0.source.isBarcode }.flatMap(\.words)
+        return words.filter { body($0.text).contains(wanted) }.map(\.confidence).max() ?? 0
     }
 
     /// The frame's `shift`, and where its barcodes lie on the label as held (those their boxes bound).

@@ -608,6 +608,42 @@ struct FirstOnFramesTests {
         #expect(led.map(\.value) == ["14939342", "1453934", "624106", "14539342"])
     }
 
+    @Test(
+        "two prints put first on as many frames: the one tesseract read more confidently leads; read as confidently, or a code among them, the window's order stands"
+    )
+    func tiedPrintsLedByConfidence() {
+        func frame(_ serial: String, _ confidence: Double) -> [Reading] {
+            let box = Box(x: 10, y: 230, width: 200, height: 24)
+            let words = [Word(text: "S/N:", box: box, confidence: 93), Word(text: serial, box: box, confidence: confidence)]
+            return [Reading(value: "S/N: \(serial)", source: .text(line: 1), box: box, words: words)]
+        }
+        func played(_ frames: [[Reading]]) -> (Settling, [String]) {
+            var settling = Settling(startedAt: .zero, voting: true)
+            for readings in frames { settling.add(readings) }
+            var rows = [text("KX7M4R2T"), text("KX7H4R2T")]
+            SerialChooser.putFramesFirstValueFirst(&rows, settling)
+            return (settling, rows.map(\.value))
+        }
+        let (settling, rows) = played([frame("KX7M4R2T", 61), frame("KX7H4R2T", 88), frame("KX7M4R2T", 70), frame("KX7H4R2T", 79)])
+        #expect(settling.firstOnFrames == ["KX7M4R2T": 2, "KX7H4R2T": 2])
+        #expect(settling.firstConfidence == ["KX7M4R2T": 131, "KX7H4R2T": 167])
+        #expect(rows == ["KX7H4R2T", "KX7M4R2T"])
+        #expect(
+            played([frame("KX7M4R2T", 80), frame("KX7H4R2T", 88), frame("KX7M4R2T", 80), frame("KX7H4R2T", 72)]).1 == [
+                "KX7M4R2T", "KX7H4R2T",
+            ])
+        let code = Reading(value: "KX7M4R2T", source: .barcode(symbology: "CODE-128"), box: Box(x: 10, y: 60, width: 300, height: 40))
+        let coded = [code, printed("MODEL X1", line: 2)]
+        #expect(played([coded, frame("KX7H4R2T", 88), coded, frame("KX7H4R2T", 79)]).1 == ["KX7M4R2T", "KX7H4R2T"])
+        // Confidence is a word's that holds the value whole: not a barcode's, nor two words'.
+        #expect(Settling.printConfidence(of: "KX7H4R2T", in: frame("kx7h4r2t.", 64)) == 64)
+        #expect(Settling.printConfidence(of: "KX7M4R2T", in: [code]) == 0)
+        let split = [Word(text: "KX7M", box: code.box, confidence: 90), Word(text: "4R2T", box: code.box, confidence: 90)]
+        #expect(
+            Settling.printConfidence(of: "KX7M4R2T", in: [Reading(value: "KX7M 4R2T", source: .text(line: 1), box: code.box, words: split)])
+                == 0)
+    }
+
     @Test("two readings of one print, alike up to look-alikes, are one print's frames: it leads, in the reading more of them read")
     func readingsOfOnePrintCountTogether() {
         // Two frames read the serial's 1 as I, two as 1, one misread it otherwise; the window
