@@ -345,13 +345,12 @@ public struct Settling: Sendable, Hashable {
 
     /// How confidently a frame's print gave `value`: the highest confidence tesseract gave a word
     /// of its printed lines that holds the value whole (letters and digits alike, case aside); 0
-    /// where no word does (a value in a barcode only, or made of two words).
+    /// where no word does (a value in a barcode only: a barcode has no words; or made of two).
     static func printConfidence(of value: String, in readings: [Reading]) -> Double {
         func body(_ text: String) -> String { String(text.uppercased().filter { $0.isLetter || $0.isNumber }) }
         let wanted = body(value)
         guard !wanted.isEmpty else { return 0 }
-        let words = readings.filter { !$0.source.isBarcode }.flatMap(\.words)
-        return words.filter { body($0.text).contains(wanted) }.map(\.confidence).max() ?? 0
+        return readings.flatMap(\.words).filter { body($0.text).contains(wanted) }.map(\.confidence).max() ?? 0
     }
 
     /// The frame's `shift`, and where its barcodes lie on the label as held (those their boxes bound).
