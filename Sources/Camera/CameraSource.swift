@@ -5,7 +5,7 @@ import Model
 public enum CameraSource: Sendable, Hashable, CustomStringConvertible {
     /// A V4L2 device, e.g. /dev/video0.
     case device(String)
-    /// A folder holding a `sequence` file.
+    /// A folder holding a `sequence` file (or images, played in name order).
     case sequence(String)
 
     /// Any character device (a webcam at /dev/videoN) or the fake device's file is a camera; a

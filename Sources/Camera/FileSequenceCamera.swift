@@ -43,8 +43,7 @@ public final class FileSequenceCamera: CameraDevice {
             do {
                 frame = try DecodedFrames.load(path)
             } catch {
-                let line = sequence.entries.first { $0.file == file }!.line
-                throw SequenceError("\(sequence.folder)/\(FrameSequence.descriptionName):\(line): \(error)")
+                throw SequenceError("\(sequence.listing(sequence.entries.first { $0.file == file }!)): \(error)")
             }
             if first == nil { first = frame }
             if files.count <= Self.cacheLimit { cache[file] = frame }

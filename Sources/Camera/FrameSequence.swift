@@ -14,7 +14,10 @@ import Model
 ///     gap 1.0                  no frames for 1.0 s (the camera pointed at nothing readable)
 ///     end loop                 after the last frame, start again (default: end stop)
 ///
-/// Times are seconds with up to six decimals; they never go backwards.
+/// Times are seconds with up to six decimals; they never go backwards. A folder with no `sequence`
+/// file that holds images (`.png`, `.jpg`, `.pnm` and the like, as a video tool exports frames)
+/// plays them in name order, numbers by their value ("frame2" before "frame10"), at
+/// `impliedRate` frames a second, and ends.
 public struct FrameSequence: Sendable, Equatable {
     /// One frame of the sequence: its file and time.
     public struct Entry: Sendable, Equatable {
@@ -34,6 +37,8 @@ public struct FrameSequence: Sendable, Equatable {
     public var ending: Ending
     /// Time from the last frame to the end (or to the first frame again, looping).
     public var tail: Duration
+    /// Whether the folder has no description and its images play in name order.
+    public private(set) var implied = false
 
     /// The name of the description file in a sequence folder.
     public static let descriptionName = "sequence"
@@ -58,9 +63,80 @@ public struct FrameSequence: Sendable, Equatable {
             if !isFolder.boolValue {
                 throw SequenceError("\(folder): not a folder. A sequence is a folder with a '\(Self.descriptionName)' file.")
             }
-            throw SequenceError("\(path): missing. A sequence folder needs a '\(Self.descriptionName)' file listing its frames.")
+            guard let images = try Self.images(in: folder) else {
+                throw SequenceError(
+                    "\(path): missing, and the folder holds no images. A sequence folder has a '\(Self.descriptionName)' file listing its frames, or frame images (\(Self.imageKinds)) to play in name order."
+                )
+            }
+            self = images
+            return
         }
         try self.init(description: String(decoding: data, as: UTF8.self), folder: folder)
+    }
+
+    /// The rate a folder of images without a description plays at.
+    public static let impliedRate = 30
+    /// The endings of the image files a folder without a description plays.
+    static let imageEndings: Set<String> = ["png", "jpg", "jpeg", "pnm", "pgm", "ppm", "pbm"]
+    static var imageKinds: String { imageEndings.sorted().map { ".\($0)" }.joined(separator: ", ") }
+
+    /// The images in `folder` as a sequence in name order, one frame each at `impliedRate`; nil
+    /// when it holds none. Hidden files and what is not a regular file are left out.
+    static func images(in folder: String) throws(SequenceError) -> FrameSequence? {
+        let names: [String]
+        do { names = try FileManager.default.contentsOfDirectory(atPath: folder) } catch {
+            throw SequenceError("\(folder): cannot be listed (\(error.localizedDescription)).")
+        }
+        let images = names.filter { name in
+            var info = stat()
+            let ending = name.split(separator: ".").last.map { $0.lowercased() } ?? ""
+            return !name.hasPrefix(".") && name.contains(".") && imageEndings.contains(ending)
+                && stat("\(folder)/\(name)", &info) == 0 && info.st_mode & S_IFMT == S_IFREG
+        }.sorted(by: inNameOrder)
+        guard !images.isEmpty else { return nil }
+        guard images.count <= mostFrames else {
+            throw SequenceError(
+                "\(folder): holds \(images.count) images, more than the \(mostFrames) a sequence may play: split them into folders.")
+        }
+        var sequence = FrameSequence(
+            folder: folder,
+            entries: images.enumerated().map { Entry(file: $1, time: .microseconds($0 * 1_000_000 / impliedRate), line: 0) },
+            ending: .stop, tail: .microseconds(1_000_000 / impliedRate))
+        sequence.implied = true
+        return sequence
+    }
+
+    /// Whether `a` comes before `b` as a person numbers frames: runs of digits compared by their
+    /// value, the rest character by character; names that tie so, by their bytes.
+    static func inNameOrder(_ a: String, _ b: String) -> Bool {
+        func digit(_ character: Character) -> Bool { character.isASCII && character.isWholeNumber }
+        func runs(_ name: String) -> [(digits: Bool, text: Substring)] {
+            var result: [(digits: Bool, text: Substring)] = []
+            var start = name.startIndex
+            for index in name.indices where index != start && digit(name[index]) != digit(name[start]) {
+                result.append((digit(name[start]), name[start..<index]))
+                start = index
+            }
+            if start < name.endIndex { result.append((digit(name[start]), name[start...])) }
+            return result
+        }
+        for (x, y) in zip(runs(a), runs(b)) where x.text != y.text {
+            guard x.digits, y.digits else { return x.text < y.text }
+            let (u, v) = (x.text.drop { $0 == "0" }, y.text.drop { $0 == "0" })
+            if u.count != v.count { return u.count < v.count }
+            if u != v { return u < v }
+        }
+        return a.utf8.lexicographicallyPrecedes(b.utf8)
+    }
+
+    /// Where a frame is listed, for messages: the description's line, or the folder whose images
+    /// play in name order.
+    public func listing(_ entry: Entry) -> String {
+        implied ? "\(folder) (its images in name order)" : "\(folder)/\(Self.descriptionName):\(entry.line)"
+    }
+
+    private init(folder: String, entries: [Entry], ending: Ending, tail: Duration) {
+        (self.folder, self.entries, self.ending, self.tail) = (folder, entries, ending, tail)
     }
 
     /// Parses a description; frame files are looked for in `folder`.

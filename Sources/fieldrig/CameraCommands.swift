@@ -142,7 +142,16 @@ func openCamera(_ source: String, faults: [String]) throws -> any CameraDevice {
             throw UsageError("--fault \(error.description)")
         }
     }
-    return try CameraSource(parsing: source).open(faults: script)
+    let parsed = try CameraSource(parsing: source)
+    let camera = try parsed.open(faults: script)
+    if case .sequence(let folder) = parsed, let played = try? FrameSequence(folder: folder), played.implied,
+        let first = played.entries.first?.file, let last = played.entries.last?.file
+    {
+        printError(
+            "\(folder): no '\(FrameSequence.descriptionName)' file; playing its \(played.entries.count) images in name order (\(first) to \(last)) at \(FrameSequence.impliedRate) frames a second"
+        )
+    }
+    return camera
 }
 
 /// `fieldrig read --camera`: readings as they come from a live camera source.

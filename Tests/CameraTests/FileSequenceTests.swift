@@ -87,6 +87,52 @@ struct FrameSequenceTests {
         }
     }
 
+    @Test("a folder of images with no description plays them in name order, numbers by value, 30 a second, then stops")
+    func imagesInNameOrder() throws {
+        let folder = temporaryFolder("images")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for (name, value) in [("frame10.png", UInt8(10)), ("frame2.PNG", 20), ("frame1.jpg", 30), (".hidden.png", 40)] {
+            try ImageFile.writePNG(solidFrame(value), to: "\(folder)/\(name)")
+        }
+        try Data("not a frame".utf8).write(to: URL(fileURLWithPath: "\(folder)/notes.txt"))
+        try FileManager.default.createDirectory(atPath: "\(folder)/frame3.png", withIntermediateDirectories: false)
+        let sequence = try FrameSequence(folder: folder)
+        #expect(sequence.implied)
+        #expect(sequence.entries.map(\.file) == ["frame1.jpg", "frame2.PNG", "frame10.png"])
+        #expect(sequence.entries.map { formatSeconds($0.time) } == ["0.000000", "0.033333", "0.066666"])
+        #expect(sequence.ending == .stop && sequence.length == .microseconds(99_999))
+        let camera = try FileSequenceCamera(folder: folder)
+        try camera.start(.label)
+        let values = drain(camera, until: .milliseconds(200)).compactMap { event -> UInt8? in
+            if case .frame(let frame) = event { return frame.bytes.first }
+            return nil
+        }
+        #expect(values == [30, 20, 10])
+    }
+
+    @Test("name order compares runs of digits by value, then the rest by character, then bytes")
+    func nameOrder() {
+        let names = ["b1", "a10", "a2", "a02", "a1", "A3", "a", "a1b", "img-9.png", "img-10.png", "img-010.png"]
+        #expect(
+            names.sorted(by: FrameSequence.inNameOrder) == [
+                "A3", "a", "a1", "a1b", "a02", "a2", "a10", "b1", "img-9.png", "img-010.png", "img-10.png",
+            ])
+    }
+
+    @Test("a corrupt image in a folder played in name order is named with the folder")
+    func corruptImage() throws {
+        let folder = temporaryFolder("images")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try ImageFile.writePNG(solidFrame(10), to: "\(folder)/1.png")
+        try Data("not a png".utf8).write(to: URL(fileURLWithPath: "\(folder)/2.png"))
+        #expect {
+            _ = try FileSequenceCamera(folder: folder)
+        } throws: { error in
+            String(describing: error)
+                == "\(folder) (its images in name order): \(folder)/2.png: not an image this tool reads. Give a PNG, JPEG or PNM file."
+        }
+    }
+
     @Test("a corrupt frame file is reported when the camera is made, naming the line and the file")
     func corruptFrame() throws {
         let folder = try makeSequence("frame 0 a.png\nframe 0.1 bad.png\n")
