@@ -8,19 +8,36 @@ public struct FrameQuality: Sendable, Equatable {
     /// its contrast: a blur, by motion or focus, spreads each edge over several pixels and
     /// lowers it; a change of exposure, which scales both, does not. 0 for a flat frame.
     public var sharpness: Double
+    /// The median step between neighbouring pixels: a camera's noise and a surface's grain; near
+    /// 0 on a clean frame, where most neighbours are alike.
+    public var noise: Int
 
-    public init(contrast: Int, sharpness: Double) {
+    public init(contrast: Int, sharpness: Double, noise: Int = 0) {
         self.contrast = contrast
         self.sharpness = sharpness
+        self.noise = noise
     }
 
-    /// The least contrast of a frame with print on it: a label in view, faint grey ink on it
-    /// too, spans over 120 levels of a webcam's frame; a desk or a wall alone, under its noise,
-    /// under 30.
+    /// The least contrast of a frame with print on it in ordinary light: a label in view, faint
+    /// grey ink on it too, spans over 100 levels of a webcam's frame; a desk or a wall alone,
+    /// under its noise, under 30.
     public static let printContrast = 64
+    /// The least contrast of print in a dim or veiled frame (`isDimPrint`): a label in a third of
+    /// the light, or behind a haze, spans 40 levels and more.
+    public static let dimPrintContrast = 24
+    /// How many times its noise (plus one level) a dim frame's contrast must be to be print: a
+    /// label's print is 13 times and more in a dim frame, 18 times and more in ordinary light; a
+    /// desk or a wall alone, its span being its noise's, 7 times at most.
+    public static let cleanPrintRatio = 10
 
-    /// Whether the frame has print's contrast (`printContrast`).
-    public var hasPrintContrast: Bool { contrast >= Self.printContrast }
+    /// Whether the frame has print's contrast: `printContrast`, or print in dim light.
+    public var hasPrintContrast: Bool { contrast >= Self.printContrast || isDimPrint }
+
+    /// Whether the frame has print's contrast as dim or veiled light leaves it: at least
+    /// `dimPrintContrast` levels and `cleanPrintRatio` times its noise (what a frame under
+    /// `printContrast` needs). Dimming a frame takes its contrast and its noise down alike; a
+    /// plain surface's span is its noise's.
+    public var isDimPrint: Bool { contrast >= Self.dimPrintContrast && contrast >= Self.cleanPrintRatio * (noise + 1) }
 }
 
 extension Frame {
@@ -54,6 +71,7 @@ extension Frame {
         }
         let contrast = percentile(levels, 0.98) - percentile(levels, 0.02)
         let edge = percentile(steps, 0.99)
-        return FrameQuality(contrast: contrast, sharpness: contrast > 0 ? Double(edge) / Double(contrast) : 0)
+        return FrameQuality(
+            contrast: contrast, sharpness: contrast > 0 ? Double(edge) / Double(contrast) : 0, noise: percentile(steps, 0.5))
     }
 }

@@ -16,7 +16,8 @@ public struct TextBudget: Sendable, Equatable {
     public var spacing: Int
     /// The share of the sharpest frame's sharpness a frame needs (0: any frame).
     public var sharpEnough: Double
-    /// The least contrast (grey levels from the 2nd to the 98th percentile) a frame needs.
+    /// The least contrast (grey levels from the 2nd to the 98th percentile) a frame needs, unless
+    /// it is print in dim light (`FrameQuality.isDimPrint`).
     public var leastContrast: Int
     /// Text passes at most in one window that take the reader's second looks too (smear drawn
     /// back, pale print stretched, codes at other sizes, unread rows): the window's first (each
@@ -75,7 +76,7 @@ struct TextBudgetSpending {
         if sinceLast < Int.max { sinceLast += 1 }
         guard spentInWindow < budget.perWindow, sinceLast >= budget.spacing else { return false }
         let quality = frame.quality()
-        guard quality.contrast >= budget.leastContrast else { return false }
+        guard quality.contrast >= budget.leastContrast || quality.isDimPrint else { return false }
         recent.append(quality.sharpness)
         if recent.count > TextBudget.remembered { recent.removeFirst() }
         guard quality.sharpness >= budget.sharpEnough * (recent.max() ?? 0) else { return false }

@@ -18,6 +18,16 @@ func stripes(period: Int, blur: Int = 1) -> Frame {
     return Frame(width: width, height: height, bytes: bytes)
 }
 
+/// A plain surface under a camera's noise: `base` and up to `spread` levels more, pixel by pixel.
+func speckled(base: Int, spread: Int) -> Frame {
+    var state: UInt32 = 2024
+    let bytes = (0..<64 * 32).map { _ -> UInt8 in
+        state = state &* 1_103_515_245 &+ 12_345
+        return UInt8(base + Int(state >> 16) % spread)
+    }
+    return Frame(width: 64, height: 32, bytes: bytes)
+}
+
 @Suite("The text budget")
 struct TextBudgetTests {
     @Test("sharpness falls with blur and not with exposure; contrast is print's, not a flat frame's")
@@ -31,6 +41,18 @@ struct TextBudgetTests {
         #expect(Frame(width: 8, height: 8, bytes: [UInt8](repeating: 90, count: 64)).quality() == FrameQuality(contrast: 0, sharpness: 0))
     }
 
+    @Test("print in dim light has print's contrast; a plain surface under noise does not, whatever it spans")
+    func dimPrint() {
+        let dim = Frame(width: 64, height: 32, bytes: stripes(period: 5).bytes.map { 90 + $0 / 6 }).quality(step: 1)
+        #expect(dim.contrast == 42 && dim.noise == 0)
+        #expect(dim.contrast < FrameQuality.printContrast && dim.isDimPrint && dim.hasPrintContrast)
+        let surface = speckled(base: 90, spread: 50).quality(step: 1)
+        #expect(surface.contrast > dim.contrast && surface.noise > 10)
+        #expect(!surface.isDimPrint && !surface.hasPrintContrast)
+        let bright = speckled(base: 60, spread: 120).quality(step: 1)
+        #expect(bright.contrast >= FrameQuality.printContrast && bright.hasPrintContrast && !bright.isDimPrint)
+    }
+
     @Test("passes are spaced, capped per window, and spent on frames nearly as sharp as the sharpest seen")
     func spending() {
         var spending = TextBudgetSpending(TextBudget(perWindow: 2, spacing: 3, sharpEnough: 0.8, leastContrast: 64))
@@ -39,12 +61,15 @@ struct TextBudgetTests {
         // Before a window opens: the first frame, then every third.
         let beforeWindow = (0..<6).map { _ in spending.wantsText(sharp, windowOpen: false) }
         #expect(beforeWindow == [true, false, false, true, false, false])
-        // A smeared frame is passed over, however long since the last pass; so is a frame with
-        // too little contrast to be print, however sharp.
+        // A smeared frame is passed over, however long since the last pass; so is a plain surface
+        // under noise, too little contrast for print in ordinary light and not clean enough for
+        // print in dim light. Clean print in dim light is read.
         let smearedRead = spending.wantsText(smeared, windowOpen: false)
-        let faint = Frame(width: 64, height: 32, bytes: sharp.bytes.map { 100 + $0 / 8 })
-        let faintRead = spending.wantsText(faint, windowOpen: false)
-        #expect(!smearedRead && !faintRead)
+        let surfaceRead = spending.wantsText(speckled(base: 100, spread: 40), windowOpen: false)
+        #expect(!smearedRead && !surfaceRead)
+        let dim = Frame(width: 64, height: 32, bytes: sharp.bytes.map { 100 + $0 / 8 })
+        let dimRead = spending.wantsText(dim, windowOpen: false)
+        #expect(dimRead)
         // In a window: two passes at most, spaced.
         var window = TextBudgetSpending(TextBudget(perWindow: 2, spacing: 3, sharpEnough: 0.8))
         let inWindow = (0..<12).map { _ in window.wantsText(sharp, windowOpen: true) }
