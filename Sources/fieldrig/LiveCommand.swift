@@ -19,10 +19,11 @@ enum LiveCommand: Command {
     static let about = """
         Usage: fieldrig live --camera SOURCE [--web [HOST:]PORT [--web-token TOKEN]] [--walk-round] [--register PATH] [--fault FAULT]... [--seconds S] [--virtual] [--text-budget N] [--record-scenario NAME [--record-into DIR]] [--keys T:KEY,...]
 
-        Runs the companion's scan sheet against SOURCE (a V4L2 device such as /dev/video0, or a
-        sequence folder) on the real clock, and shows in the terminal what the phone would show:
-        the sentence, the routes offered, the settled offer or the walk-round card. Hold a label or
-        a tag up to the webcam and watch. Type a key and Enter to act:
+        Runs the companion's scan sheet against SOURCE (a V4L2 device such as /dev/video0, a
+        sequence folder, or a folder of images played in name order at 30 frames a second) on the
+        real clock, and shows in the terminal what the phone would show: the sentence, the routes
+        offered, the settled offer or the walk-round card. Hold a label or a tag up to the webcam
+        and watch. Type a key and Enter to act:
 
           v VERIFY     o OPEN THE RECORD     n NEXT     d put the offer away
           1 Photograph a serial instead   2 Sweep a rack instead   3 Add it by hand

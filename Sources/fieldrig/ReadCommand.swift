@@ -18,7 +18,8 @@ enum ReadCommand: Command {
     static let notes = """
         With --camera, reads every frame from SOURCE as it comes (a V4L2 device such as
         /dev/video0 on the real clock, or a sequence folder such as Devices/sequences/NAME on its
-        recorded timing) and prints each value the first time it is read, with the time and frame,
+        recorded timing; a folder of images with no 'sequence' file plays them in name order at
+        30 frames a second) and prints each value the first time it is read, with the time and frame,
         and every camera trouble. --fault injects a fault: KIND at start, KIND@SECONDS or
         KIND#FRAME mid-stream, optionally ~SECONDS or ~foreground for when it clears; KIND is
         denied, no-accelerator, busy or stopped. --seconds S stops after S seconds (default 10).
