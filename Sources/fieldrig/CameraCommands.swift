@@ -142,13 +142,13 @@ func openCamera(_ source: String, faults: [String]) throws -> any CameraDevice {
             throw UsageError("--fault \(error.description)")
         }
     }
-    let parsed = try CameraSource(parsing: source)
-    let camera = try parsed.open(faults: script)
-    if case .sequence(let folder) = parsed, let played = try? FrameSequence(folder: folder), played.implied,
+    let camera = try CameraSource(parsing: source).open(faults: script)
+    // The sequence the camera was made from: a folder of images without a description is said.
+    if let played = (((camera as? FaultyCamera)?.underlying ?? camera) as? FileSequenceCamera)?.sequence, played.implied,
         let first = played.entries.first?.file, let last = played.entries.last?.file
     {
         printError(
-            "\(folder): no '\(FrameSequence.descriptionName)' file; playing its \(played.entries.count) images in name order (\(first) to \(last)) at \(FrameSequence.impliedRate) frames a second"
+            "\(played.folder): no '\(FrameSequence.descriptionName)' file; playing its \(played.entries.count) images in name order (\(first) to \(last)) at \(FrameSequence.impliedRate) frames a second"
         )
     }
     return camera
