@@ -17,16 +17,16 @@ public final class BarcodeReader {
     private let matrix = MatrixCodeReader()
 
     public init() throws(ReaderError) {
-        guard let scanner = Self.scanner(for: .gray) else { throw ReaderError(kind: .zbarUnavailable) }
+        guard let scanner = Self.scanner(for: .gray(every: Self.scanDensity)) else { throw ReaderError(kind: .zbarUnavailable) }
         zbar_image_scanner_destroy(scanner)
     }
 
     /// What a zbar scanner looks for and where.
     enum Pass {
-        /// The gray pass: every symbology asked for, along every second row and column.
-        case gray
-        /// The black-and-white pass: linear codes only, along every fourth row.
-        case rows
+        /// The gray pass: every symbology asked for, along every Nth row and column.
+        case gray(every: Int32)
+        /// The black-and-white pass: linear codes only, along every Nth row.
+        case rows(every: Int32)
     }
 
     /// A new zbar scanner for `pass`, or nil when zbar cannot make one. Making one for each scan
@@ -46,40 +46,45 @@ public final class BarcodeReader {
         }
         zbar_image_scanner_enable_cache(scanner, 0)
         switch pass {
-        case .gray:
-            // Every second row and column: a label's barcode is many rows tall, and this halves the
-            // scan (measured 13.3 ms -> 8.7 ms a 1280x720 frame) with every fixture still decoded.
-            zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_X_DENSITY, BarcodeReader.scanDensity)
-            zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_Y_DENSITY, BarcodeReader.scanDensity)
-        case .rows:
-            // Along every fourth row only, for linear codes only: a label's linear codes lie along
-            // it, many rows tall, and the gray pass has read any code standing on end, and every
-            // QR (with QR the pass took 5.2 ms a frame, without it 1.7).
+        case .gray(let every):
+            zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_X_DENSITY, every)
+            zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_Y_DENSITY, every)
+        case .rows(let every):
+            // Along rows only, for linear codes only: a label's linear codes lie along it, many
+            // rows tall, and the gray pass has read any code standing on end, and every QR (with
+            // QR the pass took 5.2 ms a frame, without it 1.7).
             zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_X_DENSITY, 0)
-            zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_Y_DENSITY, 4)
+            zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_Y_DENSITY, every)
             zbar_image_scanner_set_config(scanner, ZBAR_QRCODE, ZBAR_CFG_ENABLE, 0)
         }
         return scanner
     }
 
-    /// zbar scans every Nth row and column.
+    /// zbar's gray pass scans every Nth row and column of a frame scanned at its size: a label's
+    /// barcode is many rows tall, and every second halves the scan (measured 13.3 ms -> 8.7 ms a
+    /// 1280x720 frame) with every fixture still decoded. The black-and-white pass scans every
+    /// second row of those.
     static let scanDensity: Int32 = 2
 
-    /// Every symbol in `frame`: zbar's in the order it found them, then zxing-cpp's.
-    public func read(_ frame: Frame) -> [BarcodeSymbol] {
+    /// Every symbol in `frame`: zbar's in the order it found them, then zxing-cpp's. A frame of
+    /// more than `pixels` pixels is scanned as one of that many would be (`ScanScale`).
+    public func read(_ frame: Frame, scanningAtMost pixels: Int = .max) -> [BarcodeSymbol] {
         let frame = frame.packed()
-        var symbols = zbarPasses(frame)
+        let scale = ScanScale(frame, atMost: pixels)
+        var symbols = zbarPasses(frame, scale: scale)
+        let small = scale.shrunk(frame)
         // zxing-cpp reads the 2-D codes zbar cannot, and the linear ones too: it decodes some noisy
         // or JPEG-damaged Code 128 and 39 that zbar misses, also on a label where zbar read another
         // (a serial's barcode under noise beside a MAC's it read: 2.8 ms more a frame).
-        symbols.addNew(matrix.read(frame, formats: .all))
+        symbols.addNew(scale.inFrame(matrix.read(small, formats: .all), of: frame))
         if !symbols.contains(where: { $0.symbology == "DATAMATRIX" }) {
-            symbols.addNew(matrix.readDataMatrixInTiles(frame))
+            symbols.addNew(scale.inFrame(matrix.readDataMatrixInTiles(small), of: frame))
         }
-        if symbols.isEmpty { symbols = matrix.readAroundDensePatches(frame) }
+        if symbols.isEmpty { symbols = scale.inFrame(matrix.readAroundDensePatches(small), of: frame) }
         if symbols.isEmpty {
             // Nothing dark on light: a code printed light on dark reads as itself inverted.
-            symbols = matrix.read(Frame(width: frame.width, height: frame.height, bytes: frame.bytes.map { 255 - $0 }), formats: .all)
+            let inverted = Frame(width: small.width, height: small.height, bytes: small.bytes.map { 255 - $0 })
+            symbols = scale.inFrame(matrix.read(inverted, formats: .all), of: frame)
         }
         return symbols.map { $0.boundedAlongBars(in: frame) }
     }
@@ -90,18 +95,18 @@ public final class BarcodeReader {
     /// finds the codes missed, and zxing-cpp's searches cost more than they find.
     public func readWithZBarOnly(_ frame: Frame) -> [BarcodeSymbol] {
         let frame = frame.packed()
-        return zbarPasses(frame).map { $0.boundedAlongBars(in: frame) }
+        return zbarPasses(frame, scale: ScanScale.whole).map { $0.boundedAlongBars(in: frame) }
     }
 
-    private func zbarPasses(_ frame: Frame) -> [BarcodeSymbol] {
-        var symbols = readWithZBar(frame)
-        symbols.addNew(readLinearInBlackAndWhite(frame))
+    private func zbarPasses(_ frame: Frame, scale: ScanScale) -> [BarcodeSymbol] {
+        var symbols = scan(frame, pass: .gray(every: scale.density))
+        symbols.addNew(scan(frame.twoLevel(), pass: .rows(every: 2 * scale.density)))
         return symbols
     }
 
     /// zbar's symbols in a packed frame.
     public func readWithZBar(_ frame: Frame) -> [BarcodeSymbol] {
-        scan(frame, pass: .gray)
+        scan(frame, pass: .gray(every: Self.scanDensity))
     }
 
     /// zbar's linear codes in a packed frame made black and white at its parting gray level:
@@ -109,7 +114,7 @@ public final class BarcodeReader {
     /// once the gray is gone (two codes on one label, each missed; zxing-cpp reads one linear code
     /// a call).
     public func readLinearInBlackAndWhite(_ frame: Frame) -> [BarcodeSymbol] {
-        scan(frame.twoLevel(), pass: .rows)
+        scan(frame.twoLevel(), pass: .rows(every: 2 * Self.scanDensity))
     }
 
     /// The symbols a new scanner for `pass` finds in a packed frame.
@@ -144,6 +149,47 @@ public final class BarcodeReader {
                 symbol = zbar_symbol_next(s)
             }
             return symbols
+        }
+    }
+}
+
+/// How the barcode pass scans a frame: whole, or, for a frame of more pixels than it is to scan
+/// (a camera's 1920x1080 on the live path), as one of that many would be, so that it costs what
+/// such a frame does: zbar along rows and columns as much farther apart as the frame is larger
+/// (every third of a 1920x1080 frame, as every second of a 1280x720 one: a code crosses as many
+/// scan lines, and each line sees it at the frame's own resolution), and zxing-cpp on the frame
+/// shrunk to that many pixels, its codes' boxes then put back in the frame's pixels.
+struct ScanScale {
+    /// The frame's side over the side it is scanned at; 1 for a frame scanned whole.
+    let factor: Double
+
+    static let whole = ScanScale(factor: 1)
+
+    private init(factor: Double) { self.factor = factor }
+
+    init(_ frame: Frame, atMost pixels: Int) {
+        let count = frame.width * frame.height
+        factor = count > pixels ? (Double(pixels) / Double(count)).squareRoot() : 1
+    }
+
+    /// zbar's gray pass scans every Nth row and column (the black-and-white pass every 2Nth row).
+    var density: Int32 {
+        Swift.max(BarcodeReader.scanDensity, Int32((Double(BarcodeReader.scanDensity) / factor + 1e-6).rounded(.down)))
+    }
+
+    /// What zxing-cpp is given: the frame, shrunk when it is scanned smaller.
+    func shrunk(_ frame: Frame) -> Frame { frame.shrunk(by: factor) }
+
+    /// Symbols found in the frame `shrunk` gave, their boxes in `frame`'s own pixels.
+    func inFrame(_ symbols: [BarcodeSymbol], of frame: Frame) -> [BarcodeSymbol] {
+        guard factor < 1 else { return symbols }
+        func back(_ side: Int) -> Int { Int((Double(side) / factor - 1e-6).rounded(.up)) }
+        return symbols.map {
+            var symbol = $0
+            let (x, y) = (Int(Double($0.box.x) / factor), Int(Double($0.box.y) / factor))
+            let box = Box(x: x, y: y, width: back($0.box.maxX) - x, height: back($0.box.maxY) - y)
+            symbol.box = frame.part(box) ?? box
+            return symbol
         }
     }
 }

@@ -27,6 +27,13 @@ public final class FrameReader {
     /// Repairs that do not run, whatever their triggers say: a test turns one off to show what
     /// it reads. Passes that are no repair (`ReaderPass.isRepair`) always run.
     public var turnedOff: Set<ReaderPass> = []
+    /// The most pixels `readBarcodes` scans a frame at (`BarcodeReader.read(_:scanningAtMost:)`):
+    /// a camera's larger frame has its barcodes read at what a frame of this many costs.
+    public var liveScanPixels = FrameReader.standardLiveScan
+
+    /// 1280x720, the size a webcam is asked for (`CameraSetup`): measured on the live corpus
+    /// rendered at 1920x1080 (`fieldrig bench live --barcode-scan`).
+    public static let standardLiveScan = 1280 * 720
 
     /// A reader whose page is read by tesseract as `layout` says, the rows its repairs read again
     /// read on `textWorkers` engines side by side (`TextReader.read(_: [TextPart])`).
@@ -49,9 +56,11 @@ public final class FrameReader {
     private var lastBarcodePass: (frame: Frame, symbols: [BarcodeSymbol])? = nil
 
     /// The barcode pass alone: what a screen can act on before printed text is read (a proven
-    /// tag fires on it). A `read` of the same frame afterwards does not read its barcodes again.
+    /// tag fires on it), as the live path reads every frame a camera delivers: a frame of more
+    /// than `liveScanPixels` pixels is scanned as one of that many. A `read` of the same frame
+    /// afterwards does not read its barcodes again; a still image `read` alone is scanned whole.
     public func readBarcodes(_ frame: Frame) -> [Reading] {
-        let symbols = pass(.barcodes) { barcodes.read(frame) }
+        let symbols = pass(.barcodes) { barcodes.read(frame, scanningAtMost: liveScanPixels) }
         lastBarcodePass = (frame, symbols)
         return Self.combine(symbols: symbols, lines: [])
     }
