@@ -16,7 +16,7 @@ enum BenchLiveCommand: Command {
     static let summary = "labels held up to a webcam, through the serial chooser: first row, settling, CPU a frame"
     static let about = """
         Usage: fieldrig bench live DIR [--budget N] [--spacing N] [--sharp F] [--second-looks N] [--every-frame] [--jobs N]
-                                     [--text-workers N] [--pass-costs] [--stills STILLS]
+                                     [--text-workers N] [--pass-costs] [--stills STILLS] [--barcode-scan WxH|whole]
 
         Plays every sequence folder in DIR (each with its 'sequence' and a 'truth' sidecar, as
         Devices/serial-corpus/sequences renders them) through "Photograph a serial instead" on
@@ -42,12 +42,14 @@ enum BenchLiveCommand: Command {
         says whether the still was read right.
 
         The text budget (see the README) is the chooser's default unless given; --every-frame
-        reads every frame whole, as before the budget.
+        reads every frame whole, as before the budget. A frame of more pixels than 1280x720 has
+        its barcodes scanned as one of that size would be (--barcode-scan WxH for another size,
+        whole for every frame at its own).
         """
     static let notes = "Machines are shared and noisy: CPU time is steadier than wall time, but compare runs made together."
 
     enum Option: CommandOption {
-        case budget, spacing, sharp, secondLooks, everyFrame, jobs, textWorkers, passCosts, stills
+        case budget, spacing, sharp, secondLooks, everyFrame, jobs, textWorkers, passCosts, stills, barcodeScan
 
         var spec: OptionSpec {
             switch self {
@@ -65,6 +67,8 @@ enum BenchLiveCommand: Command {
                 .integer("--text-workers", "N", 1...64, default: 1, "engines a frame's rows are read again on, side by side (default 1)")
             case .passCosts: .flag("--pass-costs", "also what each of the reader's passes cost, over every frame delivered")
             case .stills: .value("--stills", "STILLS", "also each sequence's label as a still image (STILLS/NAME.png), against it")
+            case .barcodeScan:
+                .value("--barcode-scan", "WxH|whole", "scan a larger frame's barcodes as one of WxH (default 1280x720), or whole")
             }
         }
     }
@@ -76,7 +80,8 @@ enum BenchLiveCommand: Command {
         var stills = try options.value(.stills).map { try StillsOfSequences(sequences, folder: $0) }
         let costs = options.has(.passCosts) ? Locked<PassCosts.Table>([]) : nil
         let results = try LivePlay.playAll(
-            sequences, budget: budget, jobs: options.integer(.jobs), textWorkers: options.integer(.textWorkers), costs: costs)
+            sequences, budget: budget, jobs: options.integer(.jobs), textWorkers: options.integer(.textWorkers),
+            scanPixels: try scanPixels(options), costs: costs)
         // After the sequences, so that their CPU is measured alone.
         try stills?.read(jobs: options.integer(.jobs))
         LiveReport(results, stills: stills).print()
@@ -94,6 +99,18 @@ enum BenchLiveCommand: Command {
                 format: "proven tag's first frame to its card: %@, %.2fx the barcode pass on that frame (%@; bench scan)",
                 ms(tag.card), tag.card / tag.barcodes, ms(tag.barcodes)))
         return ExitCode.success
+    }
+
+    /// The most pixels a frame's barcodes are scanned at: `--barcode-scan`'s WxH, or every
+    /// pixel for `whole`.
+    static func scanPixels(_ options: Parsed<Option>) throws -> Int {
+        guard let text = options.value(.barcodeScan) else { return FrameReader.standardLiveScan }
+        if text == "whole" { return .max }
+        let sides = text.split(separator: "x").compactMap { Int($0) }
+        guard sides.count == 2, sides.allSatisfy({ (16...8192).contains($0) }) else {
+            throw UsageError("--barcode-scan takes WxH (each side 16 to 8192, as 1280x720) or whole, not '\(text)'")
+        }
+        return sides[0] * sides[1]
     }
 
     static func budget(_ options: Parsed<Option>) throws -> TextBudget {
@@ -183,11 +200,11 @@ struct LivePlay {
     var readWhole = false
 
     /// Plays every sequence, `jobs` at once, each worker with its own reader (its rows read again
-    /// on `textWorkers` engines). Where `costs` is given, each reader's passes are measured and
+    /// on `textWorkers` engines, a frame's barcodes scanned at `scanPixels` at most). Where `costs` is given, each reader's passes are measured and
     /// added to it.
     static func playAll(
         _ sequences: [LiveSequence], budget: TextBudget, jobs: Int, textWorkers: Int,
-        costs: Locked<PassCosts.Table>? = nil
+        scanPixels: Int = FrameReader.standardLiveScan, costs: Locked<PassCosts.Table>? = nil
     ) throws -> [LivePlay] {
         let results = Locked<[Int: Result<LivePlay, Error>]>([:])
         let setUp = Locked<CommandFailure?>(nil)
@@ -199,6 +216,7 @@ struct LivePlay {
                 return
             }
             if costs != nil { reader.costs = PassCosts() }
+            reader.liveScanPixels = scanPixels
             while let i = next.take(below: sequences.count) {
                 let outcome = Result { try LivePlay(sequences[i], reader: reader, budget: budget) }
                 results.withLock { $0[i] = outcome }

@@ -281,6 +281,19 @@ struct BenchLiveTests {
         #expect(corrupt.status == 1 && corrupt.stderr.contains("\(folder)/dell-latitude-held.png: not an image this tool reads"))
     }
 
+    @Test("--barcode-scan: frames no larger than 1280x720 read as by default when scanned whole; a size that is none is a usage error")
+    func barcodeScan() throws {
+        let standard = try fieldrig("bench", "live", "Devices/live", "--jobs", "1")
+        let whole = try fieldrig("bench", "live", "Devices/live", "--jobs", "1", "--barcode-scan", "whole")
+        #expect(whole.status == 0)
+        let lines = { (run: Run) in run.stdout.split(separator: "\n").prefix(4) }
+        #expect(lines(whole) == lines(standard))
+        for bad in ["12x", "1280x", "8x8", "1280 x 720", "big"] {
+            let run = try fieldrig("bench", "live", "Devices/live", "--barcode-scan", bad)
+            #expect(run.status == 2 && run.stderr.contains("--barcode-scan takes WxH"), "\(bad)")
+        }
+    }
+
     @Test("a folder with no sequence, or a truth that does not say its serial, is named with what to do")
     func badInput() throws {
         let empty = try fieldrig("bench", "live", "Devices/labels")
