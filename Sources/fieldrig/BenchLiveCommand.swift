@@ -200,8 +200,8 @@ struct LivePlay {
     var readWhole = false
 
     /// Plays every sequence, `jobs` at once, each worker with its own reader (its rows read again
-    /// on `textWorkers` engines, a frame's barcodes scanned at `scanPixels` at most). Where `costs` is given, each reader's passes are measured and
-    /// added to it.
+    /// on `textWorkers` engines, a frame's barcodes scanned at `scanPixels` at most). Where
+    /// `costs` is given, each reader's passes are measured and added to it.
     static func playAll(
         _ sequences: [LiveSequence], budget: TextBudget, jobs: Int, textWorkers: Int,
         scanPixels: Int = FrameReader.standardLiveScan, costs: Locked<PassCosts.Table>? = nil

@@ -34,7 +34,7 @@ struct ShrinkTests {
     @Test(
         "each pixel the mean of what it covers, within rounding, at sizes that do not divide",
         arguments: [
-            (37, 23, 0.31), (1920, 54, 2.0 / 3), (5, 3, 0.4), (64, 48, 0.9),
+            (37, 23, 0.31), (1920, 54, 2.0 / 3), (5, 3, 0.4), (64, 48, 0.9), (1, 40, 0.5),
         ])
     func means(width: Int, height: Int, factor: Double) {
         var random = SeededRandom(seed: UInt64(width * height))
