@@ -14,6 +14,13 @@ let codeFixtures: [String] = {
         .map { String($0.dropLast(9)) }
 }()
 
+/// The image of the code fixture `name` (a PNG, or a JPEG), as a frame.
+func codeFixtureFrame(_ name: String) throws -> Frame {
+    let folder = "\(root)/Devices/codes"
+    let image = ["png", "jpg"].map { "\(folder)/\(name).\($0)" }.first { FileManager.default.fileExists(atPath: $0) } ?? name
+    return try ImageFile.load(image)
+}
+
 @Suite("Codes zbar cannot read: 2-D symbologies and reverse video, through zxing-cpp")
 struct MatrixCodeTests {
     @Test("there is a fixture for each 2-D symbology, an ISO/IEC 15434 envelope, reverse video, linear codes zbar misses, and DataBar")
@@ -26,8 +33,7 @@ struct MatrixCodeTests {
         let folder = "\(root)/Devices/codes"
         let expected = try String(contentsOfFile: "\(folder)/\(name).expected", encoding: .utf8).trimmingCharacters(in: .newlines)
         let parts = expected.split(separator: "\t", maxSplits: 1).map(String.init)
-        let image = ["png", "jpg"].map { "\(folder)/\(name).\($0)" }.first { FileManager.default.fileExists(atPath: $0) } ?? name
-        let frame = try ImageFile.load(image)
+        let frame = try codeFixtureFrame(name)
         let symbols = try BarcodeReader().read(frame)
         #expect(symbols.map(\.symbology) == [parts[0]])
         let shown = symbols.map {

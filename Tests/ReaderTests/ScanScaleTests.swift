@@ -9,9 +9,7 @@ import Testing
 struct ScanScaleTests {
     /// `name`'s fixture in the middle of a white 1280x720 frame.
     func at720(_ name: String) throws -> Frame {
-        let folder = "\(root)/Devices/codes"
-        let image = ["png", "jpg"].map { "\(folder)/\(name).\($0)" }.first { FileManager.default.fileExists(atPath: $0) } ?? name
-        let code = try ImageFile.load(image)
+        let code = try codeFixtureFrame(name)
         var bytes = [UInt8](repeating: 255, count: 1280 * 720)
         let (left, top) = ((1280 - code.width) / 2, (720 - code.height) / 2)
         for y in 0..<code.height {
@@ -59,7 +57,7 @@ struct ScanScaleTests {
         let scanned = reader.read(large, scanningAtMost: FrameReader.standardLiveScan)
         #expect(Set(scanned.map { [$0.value, $0.symbology] }) == Set(seen.map { [$0.value, $0.symbology] }))
         for symbol in scanned {
-            let box = seen.first { $0.value == symbol.value }!.box
+            let box = try #require(seen.first { $0.value == symbol.value }).box
             let enlarged = Box(x: box.x * 3 / 2, y: box.y * 3 / 2, width: box.width * 3 / 2, height: box.height * 3 / 2)
             #expect(symbol.box.intersectionArea(enlarged) * 2 > enlarged.width * enlarged.height, "\(symbol.box) against \(enlarged)")
         }
