@@ -64,14 +64,14 @@ public final class BarcodeReader {
     /// barcode is many rows tall, and every second halves the scan (measured 13.3 ms -> 8.7 ms a
     /// 1280x720 frame) with every fixture still decoded. The black-and-white pass scans every
     /// second row of those.
-    static let scanDensity: Int32 = 2
+    public static let scanDensity: Int32 = 2
 
     /// Every symbol in `frame`: zbar's in the order it found them, then zxing-cpp's. A frame of
     /// more than `pixels` pixels is scanned as one of that many would be (`ScanScale`).
     public func read(_ frame: Frame, scanningAtMost pixels: Int = .max) -> [BarcodeSymbol] {
         let frame = frame.packed()
         let scale = ScanScale(frame, atMost: pixels)
-        var symbols = zbarPasses(frame, scale: scale)
+        var symbols = zbarPasses(frame, every: scale.density)
         let small = scale.shrunk(frame)
         // zxing-cpp reads the 2-D codes zbar cannot, and the linear ones too: it decodes some noisy
         // or JPEG-damaged Code 128 and 39 that zbar misses, also on a label where zbar read another
@@ -95,26 +95,27 @@ public final class BarcodeReader {
     /// finds the codes missed, and zxing-cpp's searches cost more than they find.
     public func readWithZBarOnly(_ frame: Frame) -> [BarcodeSymbol] {
         let frame = frame.packed()
-        return zbarPasses(frame, scale: ScanScale.whole).map { $0.boundedAlongBars(in: frame) }
+        return zbarPasses(frame, every: Self.scanDensity).map { $0.boundedAlongBars(in: frame) }
     }
 
-    private func zbarPasses(_ frame: Frame, scale: ScanScale) -> [BarcodeSymbol] {
-        var symbols = scan(frame, pass: .gray(every: scale.density))
-        symbols.addNew(scan(frame.twoLevel(), pass: .rows(every: 2 * scale.density)))
+    /// zbar's gray pass along every `density`th row and column, then its black-and-white pass.
+    private func zbarPasses(_ frame: Frame, every density: Int32) -> [BarcodeSymbol] {
+        var symbols = readWithZBar(frame, every: density)
+        symbols.addNew(readLinearInBlackAndWhite(frame, every: density))
         return symbols
     }
 
-    /// zbar's symbols in a packed frame.
-    public func readWithZBar(_ frame: Frame) -> [BarcodeSymbol] {
-        scan(frame, pass: .gray(every: Self.scanDensity))
+    /// zbar's symbols in a packed frame, along every `density`th row and column.
+    public func readWithZBar(_ frame: Frame, every density: Int32 = scanDensity) -> [BarcodeSymbol] {
+        scan(frame, pass: .gray(every: density))
     }
 
     /// zbar's linear codes in a packed frame made black and white at its parting gray level:
     /// JPEG's ringing round the bars makes zbar miss a clean Code 128 or two in gray that it reads
     /// once the gray is gone (two codes on one label, each missed; zxing-cpp reads one linear code
-    /// a call).
-    public func readLinearInBlackAndWhite(_ frame: Frame) -> [BarcodeSymbol] {
-        scan(frame.twoLevel(), pass: .rows(every: 2 * Self.scanDensity))
+    /// a call). Along every second of the rows the gray pass scans (`density`).
+    public func readLinearInBlackAndWhite(_ frame: Frame, every density: Int32 = scanDensity) -> [BarcodeSymbol] {
+        scan(frame.twoLevel(), pass: .rows(every: 2 * density))
     }
 
     /// The symbols a new scanner for `pass` finds in a packed frame.
@@ -162,10 +163,6 @@ public final class BarcodeReader {
 struct ScanScale {
     /// The frame's side over the side it is scanned at; 1 for a frame scanned whole.
     let factor: Double
-
-    static let whole = ScanScale(factor: 1)
-
-    private init(factor: Double) { self.factor = factor }
 
     init(_ frame: Frame, atMost pixels: Int) {
         let count = frame.width * frame.height
