@@ -154,8 +154,8 @@ struct LiveSequence {
     }
 
     /// Parses a truth sidecar: the label's facts (as a label's NAME.expected), then `profile`,
-    /// `quality`, `inview SECONDS`, `light` and `size` (a dimmed scene, a label held farther) and
-    /// one `frame` line a frame.
+    /// `quality`, `inview SECONDS`, `light`, `size` and `resolution` (a dimmed scene, a label held
+    /// farther, a frame other than 1280x720) and one `frame` line a frame.
     init(folder: String, truth: String) throws {
         self.folder = folder
         var facts: [Substring] = []
@@ -166,7 +166,7 @@ struct LiveSequence {
             switch words.first {
             case "profile": profile = words.dropFirst().joined(separator: " ")
             case "inview": inView = words.count == 2 ? Double(words[1]).map { .microseconds(Int(($0 * 1e6).rounded())) } : nil
-            case "quality", "light", "size", "frame": continue
+            case "quality", "light", "size", "resolution", "frame": continue
             default: facts.append(line)
             }
         }

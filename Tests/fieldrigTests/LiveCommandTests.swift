@@ -294,6 +294,27 @@ struct BenchLiveTests {
         }
     }
 
+    @Test("a truth that says how its sequence was rendered (light, size, frame size) plays as one that does not")
+    func renderingFacts() throws {
+        let folder = NSTemporaryDirectory() + "fieldrig-live-facts-\(getpid())"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: folder + "/dell-latitude-held", withIntermediateDirectories: true)
+        let devices = FileManager.default.currentDirectoryPath + "/Devices/"
+        let sequence = try String(contentsOfFile: "Devices/live/dell-latitude-held/sequence", encoding: .utf8)
+        try sequence.replacingOccurrences(of: "../../", with: devices)
+            .write(toFile: folder + "/dell-latitude-held/sequence", atomically: true, encoding: .utf8)
+        let truth = folder + "/dell-latitude-held/truth"
+        try FileManager.default.copyItem(atPath: "Devices/live/dell-latitude-held/truth", toPath: truth)
+        let facts = try String(contentsOfFile: truth, encoding: .utf8)
+            .replacingOccurrences(of: "profile steady\n", with: "profile steady\nlight 0.5\nsize 0.5\nresolution 1920x1080\n")
+        try facts.write(toFile: truth, atomically: true, encoding: .utf8)
+        let standard = try fieldrig("bench", "live", "Devices/live", "--jobs", "1")
+        let told = try fieldrig("bench", "live", folder, "--jobs", "1")
+        #expect(told.status == 0 && facts.contains("resolution 1920x1080"))
+        #expect(told.stdout.split(separator: "\n").prefix(4) == standard.stdout.split(separator: "\n").prefix(4))
+    }
+
     @Test("a folder with no sequence, or a truth that does not say its serial, is named with what to do")
     func badInput() throws {
         let empty = try fieldrig("bench", "live", "Devices/labels")
