@@ -298,7 +298,6 @@ struct BenchLiveTests {
     func renderingFacts() throws {
         let folder = NSTemporaryDirectory() + "fieldrig-live-facts-\(getpid())"
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: folder + "/dell-latitude-held", withIntermediateDirectories: true)
         let devices = FileManager.default.currentDirectoryPath + "/Devices/"
         let sequence = try String(contentsOfFile: "Devices/live/dell-latitude-held/sequence", encoding: .utf8)
