@@ -111,10 +111,7 @@ final class Ranking {
                 let afterLabelled = labelledInMakersFormat && !fitsMakers
                 tier = confirmedByESC ? .named : outOfFormat ? .outOfFormat : afterLabelled ? .inFormat : .agreeing
             case (.text, _):
-                // Labelled and in no format of the maker the label names, after a labelled print
-                // in one: another reading of the serial's line (a piece of it, a character read twice).
-                let afterLabelled = labelled && labelledInMakersFormat && !fitsMakers
-                tier = confirmedByESC ? .agreeing : outOfFormat ? .outOfFormat : afterLabelled ? .inFormat : .printed
+                tier = confirmedByESC ? .agreeing : outOfFormat ? .outOfFormat : .printed
             default:
                 // A barcode alone: first one in a vendor's specific format, the format of the
                 // maker the print names where it names one; a value that may be a bare MAC last,

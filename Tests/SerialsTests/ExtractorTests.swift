@@ -555,16 +555,6 @@ struct ExtractorTests {
         #expect(SerialExtractor.candidates(unnamed).first?.value == "MINFB")
     }
 
-    @Test("a labelled print in no format of the maker the label names comes after a labelled print in it")
-    func labelledPrintOutOfMakersFormat() {
-        // A line read split ("WD-WX 12DQFJF7TS3") names a piece; another reading of it, whole.
-        let wd = [text("WD Blue 1TB", 1), text("S/N. WD-WX 12DQFJF7TS3", 2), text("S/N: WD-WX12DQFJF7T3", 3)]
-        #expect(SerialExtractor.candidates(wd).first?.value == "WD-WX12DQFJF7T3")
-        // Where the label names no maker, the order read.
-        let unnamed = [text("S/N. WD-WX 12DQFJF7TS3", 1), text("S/N: WD-WX12DQFJF7T3", 2)]
-        #expect(SerialExtractor.candidates(unnamed).first?.value == "WD-WX")
-    }
-
     @Test("a loose maker's format makes letters of a number printed in digits alone only on a label naming that maker")
     func looseFormatOnlyForItsMaker() {
         // Lenovo's "AAxxxxxx" would make a nameplate's eight digits start with letters.
