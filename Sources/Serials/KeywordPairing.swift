@@ -177,7 +177,7 @@ final class KeywordPairing {
         var pairs: [(keyword: Int, value: Int, overlap: Double, gap: Int)] = []
         for (i, wait) in waiting {
             let box = readings[i].box!
-            for j in values where fits(i, j) {
+            for j in values where fits(i, j) && !isAnotherCodesLine(j, besideCaptionOf: i) {
                 let other = readings[j].box!
                 let overlap = Layout.rowOverlap(box, other, tilt: tilt)
                 guard overlap >= 1.0 / 3 else { continue }
@@ -208,6 +208,18 @@ final class KeywordPairing {
             partner[pair.keyword] = pair.value
             taken.insert(pair.value)
         }
+    }
+
+    /// The barcode each caption line names (`Layout.captionLines`), by the caption's line.
+    private lazy var codeCaptionedBy: [Int: Int] = Dictionary(
+        Layout.captionLines(readings, kinds: Layout.captionKinds(readings)).map { ($0.value, $0.key) }, uniquingKeysWith: min)
+
+    /// Whether value line `j` is printed with a barcode other than the one keyword line `i`
+    /// captions (`Layout.isPrinted`): a caption over its own code's bars can share its row with
+    /// the line printed under the bars of the code above, and names its code, not that line.
+    private func isAnotherCodesLine(_ j: Int, besideCaptionOf i: Int) -> Bool {
+        guard let own = codeCaptionedBy[i] else { return false }
+        return readings.indices.contains { b in b != own && readings[b].isBarcode && Layout.isPrinted(readings[j], with: readings[b]) }
     }
 
     /// The line just under a keyword that found none on its row.

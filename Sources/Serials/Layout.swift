@@ -215,15 +215,19 @@ enum Layout {
     /// The barcodes (indices into `readings`) captioned with a field's keyword, and the kind of
     /// field it names: a line of keywords alone ("FW", "P/N", "SERIAL") set just over the bars,
     /// from their left edge or centred over them, and no nearer to a barcode over it (a caption
-    /// set under its own barcode); or just before the bars on their row. A barcode under a
-    /// keyword with its value beside it is captioned by none.
+    /// set under its own barcode) unless beside that code's digits; or just before the bars on
+    /// their row. A barcode under a keyword with its value beside it is captioned by none.
     static func captions(_ readings: [SerialReading]) -> [Int: Keywords.Kind] {
+        let kinds = captionKinds(readings)
+        return captionLines(readings, kinds: kinds).mapValues { kinds[$0]! }
+    }
+
+    /// The lines that may caption a barcode, with the kind of field each names: keywords alone,
+    /// bare or in brackets ("(Serial Nbr)"), and not read so where the page read again has them
+    /// with a value ("MODEL:" lying over "MODEL: MZ-V8P1T0B" on a tilted label).
+    static func captionKinds(_ readings: [SerialReading]) -> [Int: Keywords.Kind] {
         let texts = readings.indices.filter { !readings[$0].isBarcode && readings[$0].box != nil }
-        let bars = readings.indices.filter { readings[$0].isBarcode && readings[$0].box != nil }
-        // The lines that may caption a barcode, with the kind of field each names: keywords
-        // alone, bare or in brackets ("(Serial Nbr)"), and not read so where the page read again
-        // has them with a value ("MODEL:" lying over "MODEL: MZ-V8P1T0B" on a tilted label).
-        let caption = Dictionary(
+        return Dictionary(
             uniqueKeysWithValues: texts.compactMap { line -> (Int, Keywords.Kind)? in
                 let value = readings[line].value
                 let box = readings[line].box!
@@ -233,7 +237,14 @@ enum Layout {
                 else { return nil }
                 return (line, kind)
             })
-        var out: [Int: Keywords.Kind] = [:]
+    }
+
+    /// The line that captions each barcode (both indices into `readings`), of the lines `kinds`
+    /// says may caption one.
+    static func captionLines(_ readings: [SerialReading], kinds caption: [Int: Keywords.Kind]) -> [Int: Int] {
+        let texts = readings.indices.filter { !readings[$0].isBarcode && readings[$0].box != nil }
+        let bars = readings.indices.filter { readings[$0].isBarcode && readings[$0].box != nil }
+        var out: [Int: Int] = [:]
         for k in bars {
             let code = readings[k].box!
             // The nearest line over the bars, reaching over them; a word in lower case that is
@@ -244,28 +255,43 @@ enum Layout {
                 return box.maxY <= code.y + box.height / 2 && box.x < code.maxX && box.maxX > code.x
                     && (caption[j] != nil || !Tokens.lowerCaseWord(readings[j].value))
             }.max { readings[$0].box!.maxY < readings[$1].box!.maxY }
-            if let j = over, let kind = caption[j] {
+            if let j = over, caption[j] != nil {
                 let box = readings[j].box!
                 let gap = code.y - box.maxY
-                // Nearer the bars of another barcode ending over it: that one's caption.
+                // Nearer the bars of another barcode ending over it: that one's caption, unless
+                // the line printed with that code reaches down beside it (the caption is set on
+                // the row of the code's digits, over its own bars).
                 let above = bars.contains { m in
                     guard m != k, let upper = readings[m].box else { return false }
-                    return upper.maxY <= box.y + box.height / 2 && box.y - upper.maxY < gap && upper.x < box.maxX && box.x < upper.maxX
+                    let besideItsLine = texts.contains { t in
+                        isPrinted(readings[t], with: readings[m]) && readings[t].box!.y < box.maxY && readings[t].box!.maxY > box.y
+                    }
+                    return !besideItsLine && upper.maxY <= box.y + box.height / 2 && box.y - upper.maxY < gap && upper.x < box.maxX
+                        && box.x < upper.maxX
                 }
                 // Set from the bars' left edge, or centred over them: a keyword over the
                 // middle of the bars, its value lost, heads a row of the table above ("MDL:").
                 let edge = abs(box.x - code.x) <= 2 * box.height
                 let centred = abs((box.x + box.maxX) - (code.x + code.maxX)) <= 4 * box.height
-                if gap <= 2 * box.height, !above, edge || centred { out[k] = kind }
+                if gap <= 2 * box.height, !above, edge || centred { out[k] = j }
             }
             let before = caption.keys.sorted().first { j in
                 let box = readings[j].box!
                 let centre = box.y + box.height / 2
                 return centre > code.y && centre < code.maxY && box.maxX <= code.x + box.height && code.x - box.maxX <= 4 * box.height
             }
-            if out[k] == nil, let j = before { out[k] = caption[j] }
+            if out[k] == nil, let j = before { out[k] = j }
         }
         return out
+    }
+
+    /// Whether `line` is printed with `code`: it reads as the code (letters and digits, OCR's
+    /// look-alikes as one) and lies across its bars, just under or over them.
+    static func isPrinted(_ line: SerialReading, with code: SerialReading) -> Bool {
+        guard let box = line.box, let bars = code.box, box.x < bars.maxX, box.maxX > bars.x,
+            max(box.y - bars.maxY, bars.y - box.maxY) <= 2 * box.height
+        else { return false }
+        return OCRConfusion.fold(lettersAndDigits(line.value)) == OCRConfusion.fold(lettersAndDigits(code.value))
     }
 
     /// The values (folded) of the printed lines set apart from every barcode's bars: not across

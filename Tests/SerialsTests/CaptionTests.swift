@@ -159,6 +159,32 @@ struct CaptionTests {
         #expect(c.map(\.value) == ["WD-WCC4NQNS4JSZ"], "\(c)")
     }
 
+    @Test("a caption over its own bars, on the row of the digits printed under the code above, names its own code")
+    func captionBesideAnotherCodesDigits() {
+        // Read off webcam frames of a nameplate: "MODEL" over the upper code (lost), its digits
+        // under its bars, and "S/N" at their left over the serial's bars, about as far from the
+        // upper bars' box as from its own. Where the digits lie beside the caption it is not the
+        // upper code's caption set under it, and it takes no value on its row from them.
+        let apart = [
+            bars("55699246", 292, 417, 270, 107), bars("RHH-9157", 315, 229, 383, 95),
+            boxed("RACK PDU 32A", 1, 334, 87, 165, 38), boxed("LOT 475928", 2, 329, 131, 109, 30), boxed("een", 3, 505, 334, 97, 23),
+            boxed("RHH-9157", 4, 448, 345, 99, 30), boxed("S/N", 5, 302, 360, 31, 20), boxed("me", 6, 450, 403, 44, 18),
+        ]
+        #expect(Layout.captions(apart) == [0: .serial])
+        #expect(SerialExtractor.candidates(apart).first?.value == "55699246")
+        let paired = [
+            bars("55699246", 336, 427, 267, 113), bars("RHH-9157", 355, 237, 380, 101),
+            boxed("RACK PDU 32A", 1, 367, 99, 166, 39), boxed("LOT 475928", 2, 364, 147, 110, 27), boxed("ai", 3, 470, 211, 73, 32),
+            boxed("RHH-9157", 4, 489, 359, 98, 27), boxed("S/N", 5, 342, 376, 31, 19), boxed("anne", 6, 339, 401, 104, 34),
+        ]
+        #expect(Layout.captions(paired) == [0: .serial])
+        #expect(!Layout.joined(paired).contains { $0.value.contains("S/N") && $0.value.contains("RHH") })
+        #expect(SerialExtractor.candidates(paired).first?.value == "55699246")
+        // Without the digits beside it, the caption nearer the upper bars is theirs, as before.
+        let under = apart.filter { $0.value != "RHH-9157" || $0.isBarcode }
+        #expect(Layout.captions(under)[0] == nil)
+    }
+
     @Test("noise read in lower case between a caption and its bars does not hide the caption")
     func noiseUnderCaption() {
         // Read off a noisy Kingston label: "SN" over the serial's bars, "ey" and "ed" read in the
