@@ -210,16 +210,18 @@ final class KeywordPairing {
         }
     }
 
-    /// The barcode each caption line names (`Layout.captionLines`), by the caption's line.
-    private lazy var codeCaptionedBy: [Int: Int] = Dictionary(
-        Layout.captionLines(readings, kinds: Layout.captionKinds(readings)).map { ($0.value, $0.key) }, uniquingKeysWith: min)
+    /// The line that captions each barcode (`Layout.captionLines`).
+    private lazy var captionOf = Layout.captionLines(readings, kinds: Layout.captionKinds(readings))
 
-    /// Whether value line `j` is printed with a barcode other than the one keyword line `i`
-    /// captions (`Layout.isPrinted`): a caption over its own code's bars can share its row with
-    /// the line printed under the bars of the code above, and names its code, not that line.
+    /// Whether value line `j` is printed with a barcode that keyword line `i` does not caption,
+    /// where `i` captions one (`Layout.isPrinted`): a caption over its own code's bars can share
+    /// its row with the line printed under the bars of the code above, and names its code, not
+    /// that line.
     private func isAnotherCodesLine(_ j: Int, besideCaptionOf i: Int) -> Bool {
-        guard let own = codeCaptionedBy[i] else { return false }
-        return readings.indices.contains { b in b != own && readings[b].isBarcode && Layout.isPrinted(readings[j], with: readings[b]) }
+        guard captionOf.values.contains(i) else { return false }
+        return readings.indices.contains { b in
+            readings[b].isBarcode && captionOf[b] != i && Layout.isPrinted(readings[j], with: readings[b])
+        }
     }
 
     /// The line just under a keyword that found none on its row.

@@ -262,12 +262,12 @@ enum Layout {
                 // the line printed with that code reaches down beside it (the caption is set on
                 // the row of the code's digits, over its own bars).
                 let above = bars.contains { m in
-                    guard m != k, let upper = readings[m].box else { return false }
-                    let besideItsLine = texts.contains { t in
+                    guard m != k, let upper = readings[m].box, upper.maxY <= box.y + box.height / 2, box.y - upper.maxY < gap,
+                        upper.x < box.maxX, box.x < upper.maxX
+                    else { return false }
+                    return !texts.contains { t in
                         isPrinted(readings[t], with: readings[m]) && readings[t].box!.y < box.maxY && readings[t].box!.maxY > box.y
                     }
-                    return !besideItsLine && upper.maxY <= box.y + box.height / 2 && box.y - upper.maxY < gap && upper.x < box.maxX
-                        && box.x < upper.maxX
                 }
                 // Set from the bars' left edge, or centred over them: a keyword over the
                 // middle of the bars, its value lost, heads a row of the table above ("MDL:").
@@ -288,10 +288,14 @@ enum Layout {
     /// Whether `line` is printed with `code`: it reads as the code (letters and digits, OCR's
     /// look-alikes as one) and lies across its bars, just under or over them.
     static func isPrinted(_ line: SerialReading, with code: SerialReading) -> Bool {
-        guard let box = line.box, let bars = code.box, box.x < bars.maxX, box.maxX > bars.x,
-            max(box.y - bars.maxY, bars.y - box.maxY) <= 2 * box.height
-        else { return false }
+        guard let box = line.box, let bars = code.box, isBeside(box, bars: bars) else { return false }
         return OCRConfusion.fold(lettersAndDigits(line.value)) == OCRConfusion.fold(lettersAndDigits(code.value))
+    }
+
+    /// Whether the line `box` lies across the bars `bars`, just under or over them: two of the
+    /// line's heights at most, where a code's human-readable line is printed.
+    static func isBeside(_ box: Box, bars: Box) -> Bool {
+        box.x < bars.maxX && box.maxX > bars.x && max(box.y - bars.maxY, bars.y - box.maxY) <= 2 * box.height
     }
 
     /// The values (folded) of the printed lines set apart from every barcode's bars: not across
@@ -308,7 +312,7 @@ enum Layout {
         func across(_ box: Box, _ code: Box) -> Bool { box.x < code.maxX && box.maxX > code.x }
         // Whether `box` is the line nearest the bars `code`, just under or over them.
         func atBars(_ box: Box, _ code: Box) -> Bool {
-            guard across(box, code), max(box.y - code.maxY, code.y - box.maxY) <= 2 * box.height else { return false }
+            guard isBeside(box, bars: code) else { return false }
             let (top, bottom) = box.y >= code.maxY ? (code.maxY, box.y) : (box.maxY, code.y)
             guard top < bottom else { return true }
             return !lines.contains { other in
