@@ -241,12 +241,15 @@ public struct SerialChooser: Sendable, Hashable {
     /// disagrees with, where that one led on no frame (`listLost`): frames that read the code and
     /// the print both led with the print, and the window's vote of the print's line lost it
     /// (read in two lengths on as many frames). Both are shown, each naming the other (SERIAL-3).
+    /// Not where the print's own line was read as that value on as many frames
+    /// (`Settling.lineReadAsCode`): the window read the line as the code, and did not lose it.
     static func listLostDisagreement(_ candidates: inout [SerialCandidate], _ collected: Settling) {
         let led = collected.ledDisagreement.filter { $0.value >= 2 }.sorted { ($0.value, $1.key) > ($1.value, $0.key) }
         for (value, _) in led {
             guard !candidates.contains(where: { $0.value == value }), let lost = collected.firstCandidates[value],
                 let over = candidates.firstIndex(where: { lost.disagreesWith.contains($0.value) }),
-                collected.ledDisagreement[candidates[over].value, default: 0] == 0
+                collected.ledDisagreement[candidates[over].value, default: 0] == 0,
+                !collected.lineReadAsCode(value, code: candidates[over].value)
             else { continue }
             listLost(lost, &candidates, at: over)
         }

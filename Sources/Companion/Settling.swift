@@ -70,6 +70,9 @@ public struct PrintedTrack: Sendable, Hashable {
     /// Whether this line was read, whole and as `value` is, on some frame.
     func wasRead(as value: String) -> Bool { wholes.contains { $0.value == value } }
 
+    /// On how many frames this line was read holding `value`.
+    func frames(holding value: String) -> Int { wholes.filter { $0.value.contains(value) }.count }
+
     /// Whether `other` was read on at least twice as many frames as this line, and on two at least.
     func isOutnumbered(by other: PrintedTrack) -> Bool {
         other.frames >= 2 && other.frames >= 2 * frames
@@ -195,12 +198,13 @@ public struct PrintedTrack: Sendable, Hashable {
             })
     }
 
-    /// `line`, this line as voted, with the places no two of its frames read alike (three
-    /// frames or more, each reading another character there, none another's look-alike: print
-    /// the frames cannot settle) read as a code of the window reads them: where one of `codes`
-    /// (barcodes, read exactly) lies in the line at one place only, reading as the line at every
-    /// place it covers but those, and at six at least. Print misread another way on each frame
-    /// is no disagreement with a code the line otherwise reads.
+    /// `line`, this line as voted, with the places its frames cannot settle read as a code of
+    /// the window reads them: where one of `codes` (barcodes, read exactly) lies in the line at
+    /// one place only, reading as the line at every place it covers but those, and at six at
+    /// least. A place is unsettled where no two of its frames read it alike (three frames or
+    /// more, each reading another character there, none another's look-alike), or where as many
+    /// frames read the code's character there as read the one voted. Print misread another way
+    /// on some frames is no disagreement with a code the line otherwise reads.
     func filled(_ line: String, from codes: [String]) -> String {
         // A frame is one vote at every place: as many characters as frames is one each.
         let unsettled = Set(
@@ -209,16 +213,20 @@ public struct PrintedTrack: Sendable, Hashable {
                 return frames >= 3 && read.count == frames
                     && read.allSatisfy { a in read.allSatisfy { a == $0 || !SerialExtractor.lookAlike(a, $0) } }
             })
-        guard !unsettled.isEmpty, line.count == length else { return line }
+        let tied = Set(votes.indices.filter { mostRead(at: $0).count > 1 })
+        guard !(unsettled.isEmpty && tied.isEmpty), line.count == length else { return line }
         let chars = Array(line)
         var fills: Set<[Character]> = []
         for code in Set(codes) where code.count <= length {
             let coded = Array(code)
             for offset in 0...(length - coded.count) {
                 let span = offset..<(offset + coded.count)
-                let open = span.filter(unsettled.contains)
+                let open = span.filter { k in
+                    unsettled.contains(k)
+                        || tied.contains(k) && chars[k] != coded[k - offset] && mostRead(at: k).contains(coded[k - offset])
+                }
                 guard !open.isEmpty, coded.count - open.count >= 6,
-                    span.allSatisfy({ unsettled.contains($0) || chars[$0] == coded[$0 - offset] })
+                    span.allSatisfy({ open.contains($0) || chars[$0] == coded[$0 - offset] })
                 else { continue }
                 var filled = chars
                 for k in open { filled[k] = coded[k - offset] }
@@ -426,6 +434,16 @@ public struct Settling: Sendable, Hashable {
         let seen = Set(latest.compactMap(\.track))
         for (k, track) in printed.enumerated() where !seen.contains(k) && !outvoted.contains(k) { out.append(voted(track)) }
         return out
+    }
+
+    /// Whether a printed line read holding `value` on some frame was read holding `code` on as
+    /// many frames at least: the line's frames are split between the two, and the code settles
+    /// it (`PrintedTrack.filled`).
+    public func lineReadAsCode(_ value: String, code: String) -> Bool {
+        printed.contains { track in
+            let holding = track.frames(holding: value)
+            return holding > 0 && track.frames(holding: code) >= holding
+        }
     }
 
     /// Whether the window has run its course at `now`. A single frame never settles early: the

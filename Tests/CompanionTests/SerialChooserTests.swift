@@ -184,6 +184,32 @@ struct SerialChooserTests {
         #expect(e.rows.contains { $0.detail.contains("disagrees with S6D2RY0L592576Z") })
     }
 
+    @Test(
+        "a place of a line read as the window's code on as many frames as otherwise is read as the code, and its other reading is no disagreement; read otherwise on more, it is"
+    )
+    func tiedPlaceReadAsTheCode() {
+        // Faint print: two frames read the serial's T, two read it as 1, the last of them latest;
+        // the 2-D code reads it on every frame.
+        let code = barcode("4YS3VTZ")
+        let lines = ["SERIAL 4YS3VTZ", "SERIAL 4YS3V1Z", "SERIAL 4YS3VTZ", "SERIAL 4YS3V1Z"].map { printed($0, line: 1) }
+        var c = reading(lines.map { [code, $0] })
+        _ = c.handle(.clock(.seconds(1)))
+        #expect(c.rows == [SerialChooser.Row(value: "4YS3VTZ", detail: "printed line 1 and QR-Code barcode: they agree")])
+        // The two frames that read the 1 led with it, disagreeing with the code; the line's other
+        // two frames read the code's T there.
+        var settling = Settling(startedAt: .zero, voting: true)
+        for line in lines { settling.add([code, line]) }
+        #expect(settling.ledDisagreement == ["4YS3V1Z": 2])
+        #expect(settling.lineReadAsCode("4YS3V1Z", code: "4YS3VTZ") && !settling.lineReadAsCode("4YS3V1Z", code: "4YS3VXZ"))
+        // Without the code the tie is the latest frame's, as before.
+        #expect(voted(lines) == ["SERIAL 4YS3V1Z"])
+        // Read as 1 on more frames than as T, the print says 1: the two are shown disagreeing.
+        var d = reading((lines + [lines[1]]).map { [code, $0] })
+        _ = d.handle(.clock(.seconds(1)))
+        #expect(d.rows.contains { $0.value == "4YS3V1Z" && $0.detail.contains("disagrees with 4YS3VTZ") })
+        #expect(d.rows.contains { $0.value == "4YS3VTZ" && $0.detail.contains("disagrees with 4YS3V1Z") })
+    }
+
     @Test("a label the hand moved between two frames read for text is one label: its lines are followed where they lie on it")
     func linesFollowedOnTheLabelMoved() {
         // Two frames a tenth of a second apart, the label moved 300 pixels right and 40 down:
