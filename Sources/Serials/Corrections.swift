@@ -7,7 +7,9 @@ extension Tokens {
     /// OCR read twice (beside itself or a look-alike: "SNXFJPO0G602322H") is taken out where that
     /// makes a decisive format fit, with the least left to correct, unless a barcode on the label
     /// is what the print was read from (which settles the stray character better) or the same
-    /// field as it.
+    /// field as it. Beside a barcode a character shorter, a character read twice beside itself
+    /// is taken out in any format where that leaves the print that barcode's field: the print
+    /// disagrees with it.
     /// A number printed in digits alone keeps them in a loose format (one not decisive) of a
     /// maker the label does not name (`makers`: the formats of those it names): Lenovo's
     /// "AAxxxxxx" would make a nameplate's "15990565" "IS990565". A format does not correct the
@@ -44,6 +46,8 @@ extension Tokens {
                 return (fixed, 2 * differences + (chars[k].isLetter ? 0 : 1))
             }
             if let best = fits.min(by: { $0.cost < $1.cost }) { return best.fixed }
+            // In no format: a character read twice beside itself.
+            if let once = oneTakenOut(value, stray: ==).first(where: { sameField($0, exact) }) { return once }
         }
         // The removal that leaves the least to correct; of equals, the first.
         return strayRemovals(value, formats: decisive).min { $0.corrected < $1.corrected }?.fixed ?? value

@@ -640,6 +640,22 @@ struct ExtractorTests {
         #expect(Tokens.correctByGrammar("5A1321770780", barcodes: ["5A1321770780"]) == "5A1321770780")
     }
 
+    @Test(
+        "a character read twice beside itself is taken out, in no format of the maker, where the code one character shorter is then the same field: the print disagrees with it"
+    )
+    func readTwiceBesideCodeOneShorter() {
+        // A Seagate label's print, its first W read twice, in none of Seagate's formats; its
+        // barcode a character shorter, a character apart from the print read once.
+        let seagate = Tokens.formats(label: "Seagate BarraCuda 2TB")
+        #expect(Tokens.correctByGrammar("WWFK3GN5C4", formats: seagate, barcodes: ["WAK3GN5C4"]) == "WFK3GN5C4")
+        let c = SerialExtractor.candidates([text("Seagate BarraCuda 2TB", 1), text("S/N: WWFK3GN5C4", 2), code("WAK3GN5C4")])
+        #expect(c.first { $0.value == "WFK3GN5C4" }?.disagreesWith == ["WAK3GN5C4"], "\(c)")
+        #expect(!c.contains { $0.value == "WWFK3GN5C4" })
+        // Taking out a character not beside itself, or leaving more than the code's field, is not.
+        #expect(Tokens.correctByGrammar("WXFK3GN5C4", formats: seagate, barcodes: ["WAK3GN5C4"]) == "WXFK3GN5C4")
+        #expect(Tokens.correctByGrammar("WWFK3GN5C4", formats: seagate, barcodes: ["QAK3GX5C9"]) == "WWFK3GN5C4")
+    }
+
     @Test("a tag one reading of its Express Service Code proves is kept, where another reading of the code was misread")
     func expressServiceCodeReadTwice() {
         // Read off a low-resolution Dell label: the code's line read twice, its last digit once
