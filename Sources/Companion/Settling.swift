@@ -120,7 +120,7 @@ public struct PrintedTrack: Sendable, Hashable {
     /// rest) or read it in pieces. Each frame that read a piece and not the line is one more vote
     /// at the tied places the piece covers, where it lies in the line (`placing`).
     func value(breakingTiesWith others: [PrintedTrack]) -> String {
-        let tied = Set(votes.indices.filter { mostRead(at: $0).count > 1 })
+        let tied = Set(tiedPlaces.keys)
         guard !tied.isEmpty else { return value }
         var track = self
         for piece in others {
@@ -213,7 +213,7 @@ public struct PrintedTrack: Sendable, Hashable {
                 return frames >= 3 && read.count == frames
                     && read.allSatisfy { a in read.allSatisfy { a == $0 || !SerialExtractor.lookAlike(a, $0) } }
             })
-        let tied = Set(votes.indices.filter { mostRead(at: $0).count > 1 })
+        let tied = tiedPlaces
         guard !(unsettled.isEmpty && tied.isEmpty), line.count == length else { return line }
         let chars = Array(line)
         var fills: Set<[Character]> = []
@@ -223,7 +223,7 @@ public struct PrintedTrack: Sendable, Hashable {
                 let span = offset..<(offset + coded.count)
                 let open = span.filter { k in
                     unsettled.contains(k)
-                        || tied.contains(k) && chars[k] != coded[k - offset] && mostRead(at: k).contains(coded[k - offset])
+                        || chars[k] != coded[k - offset] && tied[k]?.contains(coded[k - offset]) == true
                 }
                 guard !open.isEmpty, coded.count - open.count >= 6,
                     span.allSatisfy({ open.contains($0) || chars[$0] == coded[$0 - offset] })
@@ -235,6 +235,16 @@ public struct PrintedTrack: Sendable, Hashable {
         }
         guard fills.count == 1, let only = fills.first else { return line }
         return String(only)
+    }
+
+    /// The places its frames are tied at (as many read one character there as another), each
+    /// with the characters tied there.
+    private var tiedPlaces: [Int: [Character]] {
+        Dictionary(
+            uniqueKeysWithValues: votes.indices.compactMap { k in
+                let top = mostRead(at: k)
+                return top.count > 1 ? (k, top) : nil
+            })
     }
 
     /// The characters read at position `k` on the most frames (more than one where tied).
@@ -439,7 +449,7 @@ public struct Settling: Sendable, Hashable {
     /// Whether a printed line read holding `value` on some frame was read holding `code` on as
     /// many frames at least: the line's frames are split between the two, and the code settles
     /// it (`PrintedTrack.filled`).
-    public func lineReadAsCode(_ value: String, code: String) -> Bool {
+    func lineReadAsCode(_ value: String, code: String) -> Bool {
         printed.contains { track in
             let holding = track.frames(holding: value)
             return holding > 0 && track.frames(holding: code) >= holding
