@@ -80,9 +80,17 @@ public struct PrintedTrack: Sendable, Hashable {
 
     /// Whether `other` is the same line read in another length on at least twice as many frames
     /// (and on two at least): this reading is the odd one out, a character lost or gained, or a
-    /// piece of the line read on a frame that showed only part of it.
+    /// piece of the line read on a frame that showed only part of it. Not where `other` is a
+    /// field's keywords alone that this line opens with and goes on from (`goesOn(from:)`).
     func isOutvoted(by other: PrintedTrack) -> Bool {
-        other.length != length && isOutnumbered(by: other) && lies(over: other.held) && readsLike(other)
+        other.length != length && isOutnumbered(by: other) && lies(over: other.held) && readsLike(other) && !goesOn(from: other)
+    }
+
+    /// Whether this line opens with `other`, a field's keywords alone ("S/N#"), and goes on (look-
+    /// alikes folded): the frames that read `other` read the keyword and not its value beside it.
+    func goesOn(from other: PrintedTrack) -> Bool {
+        let (mine, theirs) = (OCRConfusion.fold(value), OCRConfusion.fold(other.value))
+        return mine.count > theirs.count && mine.hasPrefix(theirs) && SerialExtractor.isKeywordsAlone(other.value)
     }
 
     /// Whether `other`, read on at least twice as many frames (and on two at least), holds this

@@ -435,6 +435,10 @@ public enum SerialExtractor {
         candidates(readings.map(SerialReading.init), titles: titles)
     }
 
+    /// Whether `text` is a field's keywords alone, the last with nothing after it ("S/N#",
+    /// "SER. NO.").
+    public static func isKeywordsAlone(_ text: String) -> Bool { Layout.onlyKeywords(text) }
+
     /// Whether a serial's keyword names `value` (look-alikes folded) on a printed line of
     /// `given`: after it on its line, or over it (its lines joined as `candidates` joins them).
     public static func keywordNames(_ value: String, in given: [SerialReading]) -> Bool {

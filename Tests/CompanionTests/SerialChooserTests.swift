@@ -210,6 +210,27 @@ struct SerialChooserTests {
         #expect(d.rows.contains { $0.value == "4YS3VTZ" && $0.detail.contains("disagrees with 4YS3V1Z") })
     }
 
+    @Test(
+        "a keyword read alone on more frames does not outvote the one frame that read its value beside it; a line with junk read on is outvoted as before"
+    )
+    func keywordAloneDoesNotOutvoteItsValue() {
+        // A planted disagreement: the code's B printed as X. Three frames read the caption alone,
+        // one read it with its value.
+        let code = barcode("TBK36173", "CODE-128")
+        let lines = ["S/N#", "S/N#", "S/N# TXK36173", "S/N#"].map { printed($0, line: 1) }
+        var c = reading(lines.map { [code, $0] })
+        _ = c.handle(.clock(.seconds(1)))
+        #expect(c.rows.contains { $0.value == "TXK36173" && $0.detail.contains("disagrees with TBK36173") }, "\(c.rows)")
+        var settling = Settling(startedAt: .zero, voting: true)
+        for line in lines { settling.add([code, line]) }
+        #expect(settling.printed.map(\.value) == ["S/N#", "S/N# TXK36173"])
+        #expect(!settling.printed[1].isOutvoted(by: settling.printed[0]))
+        // A line read on three frames outvotes the one frame that read noise on after it.
+        var junk = Settling(startedAt: .zero, voting: true)
+        for line in ["SERIAL 73115153", "SERIAL 73115153 ee", "SERIAL 73115153", "SERIAL 73115153"] { junk.add([printed(line, line: 1)]) }
+        #expect(junk.printed[1].isOutvoted(by: junk.printed[0]))
+    }
+
     @Test("a label the hand moved between two frames read for text is one label: its lines are followed where they lie on it")
     func linesFollowedOnTheLabelMoved() {
         // Two frames a tenth of a second apart, the label moved 300 pixels right and 40 down:
