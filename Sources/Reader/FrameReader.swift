@@ -62,7 +62,7 @@ public final class FrameReader {
     public func readBarcodes(_ frame: Frame) -> [Reading] {
         let symbols = pass(.barcodes) { barcodes.read(frame, scanningAtMost: liveScanPixels) }
         lastBarcodePass = (frame, symbols)
-        return Self.combine(symbols: symbols, lines: [])
+        return Self.combine(symbols: Self.acrossBars(symbols, in: frame), lines: [])
     }
 
     /// The barcodes of `frame`, from the barcode pass when it was this very frame (the same
@@ -75,12 +75,21 @@ public final class FrameReader {
     /// Every reading in `frame`: barcodes first, in zbar's order, then printed lines top to bottom.
     public func read(_ frame: Frame, passes: Passes = .all) -> [Reading] {
         let symbols = passes.contains(.barcodes) ? barcodePass(frame) : []
-        guard passes.contains(.text) else { return Self.combine(symbols: symbols, lines: []) }
+        guard passes.contains(.text) else { return Self.combine(symbols: Self.acrossBars(symbols, in: frame), lines: []) }
         var reading = firstReading(frame, symbols: symbols, readsBarcodes: passes.contains(.barcodes))
         for look in TextPipeline.secondLooks where runs(look.pass) { look.run(on: &reading, with: self) }
         if runs(.secondChoices) { reading.lines = pass(.secondChoices) { offeringSecondChoices(reading.lines, on: reading.page) } }
         let lines = reading.lines.map { $0.movingBoxes(reading.upright.originalBox) }
-        return Self.combine(symbols: reading.symbols, lines: lines, skew: reading.upright.angle)
+        return Self.combine(symbols: Self.acrossBars(reading.symbols, in: frame), lines: lines, skew: reading.upright.angle)
+    }
+
+    /// `symbols` with their boxes grown across their bars (`BarcodeSymbol.boundedAcrossBars`),
+    /// for what the frame's readings say of them: where each code lies (its caption's gap, the
+    /// line printed under it) and which words lie on its bars. The page read for text was painted
+    /// with zbar's boxes: a box grown part of the way over a code the hand turned would cut the
+    /// line under it, and leave what is left read as print.
+    static func acrossBars(_ symbols: [BarcodeSymbol], in frame: Frame) -> [BarcodeSymbol] {
+        symbols.map { $0.boundedAcrossBars(in: frame) }
     }
 
     /// The page made ready for text and read once, with that reading's repairs: the frame turned

@@ -67,6 +67,61 @@ public struct BarcodeSymbol: Sendable, Hashable {
         return bounded.isLocated ? bounded : self
     }
 
+    /// The symbol with its box grown across its bars, where zbar decoded a linear code on only
+    /// some of the rows its bars cross (blur, noise or JPEG's blocks on the others): from the row
+    /// through the box's middle, each row up and down whose dark and light along the box match
+    /// that row's (a tilted code's a pixel further along each row at most) is the code's, until
+    /// two rows running match on fewer than `barsMatch` of their pixels, or at either end of the
+    /// box (the paper over the bars, the code's digits under them; a tilted code's bars ending at
+    /// one end first, where its axis-aligned box would take in the print beside them). Never
+    /// smaller; unchanged for a 2-D code, one standing on end, or one whose middle row shows no bars.
+    func boundedAcrossBars(in frame: Frame) -> BarcodeSymbol {
+        guard !Self.twoDimensional.contains(symbology), box.width >= Box.codeAtLeast, box.width > box.height,
+            frame.part(box) == box
+        else { return self }
+        let middle = box.y + box.height / 2
+        guard let reference = Self.darkAndLight(in: frame, row: middle, from: box.x, to: box.maxX) else { return self }
+        func last(_ step: Int) -> Int {
+            var (y, shift, last, misses) = (middle + step, 0, middle, 0)
+            while y >= 0, y < frame.height, abs(y - middle) <= box.width, misses < 2 {
+                let row = Self.darkAndLight(in: frame, row: y, from: box.x, to: box.maxX) ?? []
+                let best = (shift - 1...shift + 1).map { (shift: $0, match: Self.barsMatching(reference, row, shiftedBy: $0)) }
+                    .max { $0.match < $1.match }!
+                if best.match >= Self.barsMatch { (last, shift, misses) = (y, best.shift, 0) } else { misses += 1 }
+                y += step
+            }
+            return last
+        }
+        let (top, bottom) = (min(box.y, last(-1)), max(box.maxY - 1, last(1)))
+        var bounded = self
+        bounded.box = Box(x: box.x, y: top, width: box.width, height: bottom - top + 1)
+        return bounded
+    }
+
+    /// How much of a row must match the dark and light of a code's middle row to be a row of its bars.
+    static let barsMatch = 0.8
+
+    /// Row `row` of `frame` from `start` to `end`, each pixel dark (under the row's mean) or light;
+    /// nil where the row spans fewer than 48 gray levels (paper, no bars).
+    static func darkAndLight(in frame: Frame, row: Int, from start: Int, to end: Int) -> [Bool]? {
+        let pixels = frame.bytes[(row * frame.stride + start)..<(row * frame.stride + end)]
+        guard let low = pixels.min(), let high = pixels.max(), Int(high) - Int(low) >= 48 else { return nil }
+        let mean = pixels.reduce(0) { $0 + Int($1) } / pixels.count
+        return pixels.map { Int($0) < mean }
+    }
+
+    /// The least share of `reference`'s pixels that `row`, moved `shift` pixels along, matches
+    /// over the whole row, its first eighth and its last (over the pixels both hold).
+    static func barsMatching(_ reference: [Bool], _ row: [Bool], shiftedBy shift: Int) -> Double {
+        let (first, end) = (max(0, -shift), min(reference.count, row.count - shift))
+        let eighth = (end - first) / 8
+        guard eighth > 0 else { return 0 }
+        func share(_ range: Range<Int>) -> Double {
+            Double(range.filter { reference[$0] == row[$0 + shift] }.count) / Double(range.count)
+        }
+        return min(share(first..<end), share(first..<(first + eighth)), share((end - eighth)..<end))
+    }
+
     static let twoDimensional: Set<String> = ["QR-Code", "DATAMATRIX", "PDF417", "AZTEC", "MICRO-QR"]
 }
 

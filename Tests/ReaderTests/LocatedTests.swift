@@ -74,6 +74,60 @@ struct LocatedTests {
         #expect(symbol("A", 146, 10, 10, 40).boundedAlongBars(in: withPrint).box == Box(x: 60, y: 10, width: 87, height: 40))
     }
 
+    /// A white label (240) with black bars of 3 and 6 pixels from x = 60 to 150 with spaces of 3
+    /// and 9, on rows 30 to 89, their ends a row lower every `dropEvery` pixels along (a code
+    /// turned a little); a line of print's strokes over them (rows 10 to 21) and under them (rows
+    /// 108 to 119).
+    func barsFrame(dropEvery: Int = .max) -> Frame {
+        var bytes = [UInt8](repeating: 240, count: 300 * 120)
+        var (x, wide) = (60, false)
+        while x < 150 {
+            let bar = wide ? 6 : 3
+            for k in x..<(x + bar) { for y in 30..<90 { bytes[(y + (k - 60) / dropEvery) * 300 + k] = 10 } }
+            x += bar + (wide ? 9 : 3)
+            wide.toggle()
+        }
+        for y in Array(10..<22) + Array(108..<120) { for x in stride(from: 70, to: 140, by: 7) { bytes[y * 300 + x] = 10 } }
+        return Frame(width: 300, height: 120, bytes: bytes)
+    }
+
+    @Test("a code decoded on some of the rows its bars cross is bounded across its bars; a turned one to where they end at either end")
+    func boundedAcrossBars() {
+        // zbar decoded rows 50 to 65 of bars on rows 30 to 89.
+        let partial = symbol("A", 60, 50, 90, 16)
+        #expect(partial.boundedAcrossBars(in: barsFrame()).box == Box(x: 60, y: 30, width: 90, height: 60))
+        // Turned: the bars' ends a row lower every 6 pixels along, rows 30 to 89 at the left end
+        // and 45 to 104 at the right. The rows both ends hold bars on, not the box that holds them.
+        let turned = partial.boundedAcrossBars(in: barsFrame(dropEvery: 6)).box
+        #expect(turned.y >= 42 && turned.y <= 47 && turned.maxY >= 87 && turned.maxY <= 93, "\(turned)")
+        // Never smaller; not a 2-D code, one standing on end, or a picture without bars.
+        let whole = symbol("A", 60, 20, 90, 80)
+        #expect(whole.boundedAcrossBars(in: barsFrame()).box == whole.box)
+        var matrix = partial
+        matrix.symbology = "DATAMATRIX"
+        #expect(matrix.boundedAcrossBars(in: barsFrame()).box == matrix.box)
+        #expect(symbol("A", 60, 30, 20, 60).boundedAcrossBars(in: barsFrame()).box == Box(x: 60, y: 30, width: 20, height: 60))
+        let flat = Frame(width: 300, height: 120, bytes: [UInt8](repeating: 200, count: 300 * 120))
+        #expect(partial.boundedAcrossBars(in: flat).box == partial.box)
+    }
+
+    @Test(
+        "a word read on a code's bars past the rows zbar decoded is dropped as bars once the box is grown across them; print over and under them stays"
+    )
+    func wordsOnBarsGrownOver() {
+        func line(_ text: String, _ y: Int) -> TextLine {
+            let box = Box(x: 70, y: y, width: 70, height: 12)
+            return TextLine(words: [Word(text: text, box: box, confidence: 60)], box: box)
+        }
+        let lines = [line("S/N: ABC123", 10), line("LTHILIL", 32), line("ABC123", 108)]
+        let partial = symbol("ABC123", 60, 50, 90, 16)
+        let asDecoded = FrameReader.combine(symbols: [partial], lines: lines).map(\.value)
+        #expect(asDecoded == ["ABC123", "S/N: ABC123", "LTHILIL", "ABC123"])
+        let grown = FrameReader.combine(symbols: FrameReader.acrossBars([partial], in: barsFrame()), lines: lines)
+        #expect(grown.map(\.value) == ["ABC123", "S/N: ABC123", "ABC123"])
+        #expect(grown[0].box == Box(x: 60, y: 30, width: 90, height: 60))
+    }
+
     @Test("a Code 128 zbar locates along the start of its rows is bounded, and the label's print read")
     func startFixture() throws {
         // A Lenovo label in perspective: zbar boxes its code 9 pixels wide, the bars were left,
