@@ -12,7 +12,7 @@ struct CameraCommandTests {
         #expect(run.status == 0)
         #expect(
             run.stdout.split(separator: "\n") == [
-                "0.200000 s  frame 6  7XK2M93  [CODE-39 barcode at 260,273 465x159]",
+                "0.200000 s  frame 6  7XK2M93  [CODE-39 barcode at 260,272 465x160]",
                 "1.199999 s  the recording ended after 36 frames",
             ])
     }
