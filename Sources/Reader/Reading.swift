@@ -81,7 +81,7 @@ public struct BarcodeSymbol: Sendable, Hashable {
         else { return self }
         let middle = box.y + box.height / 2
         guard let reference = Self.darkAndLight(in: frame, row: middle, from: box.x, to: box.maxX) else { return self }
-        func last(_ step: Int) -> Int {
+        func lastRow(_ step: Int) -> Int {
             var (y, shift, last, misses) = (middle + step, 0, middle, 0)
             while y >= 0, y < frame.height, abs(y - middle) <= box.width, misses < 2 {
                 let row = Self.darkAndLight(in: frame, row: y, from: box.x, to: box.maxX) ?? []
@@ -92,7 +92,7 @@ public struct BarcodeSymbol: Sendable, Hashable {
             }
             return last
         }
-        let (top, bottom) = (min(box.y, last(-1)), max(box.maxY - 1, last(1)))
+        let (top, bottom) = (min(box.y, lastRow(-1)), max(box.maxY - 1, lastRow(1)))
         var bounded = self
         bounded.box = Box(x: box.x, y: top, width: box.width, height: bottom - top + 1)
         return bounded
