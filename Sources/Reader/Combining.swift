@@ -7,7 +7,8 @@ extension FrameReader {
     /// The readings of one frame from its barcode symbols and its recognised lines.
     ///
     /// A word is junk, and dropped, when it has no letter or digit; when most of it lies on a
-    /// decoded barcode (OCR of bars and QR modules), or beside one with little confidence (the
+    /// decoded barcode (OCR of bars and QR modules), or starts under a linear one's bars where
+    /// its human-readable line is printed (`ownLineBand`), or beside one with little confidence (the
     /// ends of the bars of a tilted barcode); when tesseract itself gives it almost no confidence;
     /// or when it is far taller or flatter than the frame's typical word (the bars of a barcode
     /// zbar could not decode, or a speck), unless, taller, it is read with confidence
@@ -18,6 +19,7 @@ extension FrameReader {
     public static func combine(symbols: [BarcodeSymbol], lines: [TextLine], skew: Double = 0) -> [Reading] {
         var readings = symbols.map { Reading(value: $0.value, source: .barcode(symbology: $0.symbology), box: $0.box) }
         let barcodeAreas = symbols.map { $0.box.insetBy(4) }
+        let ownLines = symbols.map(ownLineBand)
         let barcodeSurroundings = symbols.map { symbol -> Box in
             let reach = 8 + Int((Double(symbol.box.width) * abs(tan(skew * .pi / 180))).rounded())
             return Box(x: symbol.box.x - 8, y: symbol.box.y - reach, width: symbol.box.width + 16, height: symbol.box.height + 2 * reach)
@@ -27,7 +29,7 @@ extension FrameReader {
             guard text.contains(where: { $0.isLetter || $0.isNumber }), word.confidence >= minimumConfidence || Self.looksLikeCode(text)
             else { return nil }
             let covered = barcodeAreas.map { $0.intersectionArea(word.box) }.max() ?? 0
-            if covered * 2 > word.box.area { return nil }
+            if covered * 2 > word.box.area || ownLines.contains(where: { startsIn(word.box, band: $0) }) { return nil }
             let beside = barcodeSurroundings.map { $0.intersectionArea(word.box) }.max() ?? 0
             if beside * 2 > word.box.area && word.confidence < uncertainBesideBarcode { return nil }
             var cleaned = word
@@ -49,6 +51,20 @@ extension FrameReader {
                 Reading(value: kept.map(\.text).joined(separator: " "), source: .text(line: number), box: box, words: kept))
         }
         return readings
+    }
+
+    /// The band under a linear code's bars where its human-readable line is printed: what
+    /// `printedArea` takes in past the bars, and a still image's paint covers. On a webcam's
+    /// frame the bars are painted as zbar boxed them, often a part of their rows; the line under
+    /// them is then read, and misread it would pass for print disagreeing with the code.
+    static func ownLineBand(_ symbol: BarcodeSymbol) -> Box {
+        let area = printedArea(symbol)
+        return Box(x: symbol.box.x, y: symbol.box.maxY, width: symbol.box.width, height: area.maxY - symbol.box.maxY)
+    }
+
+    /// Whether a word's `box` starts in `band` (`ownLineBand`), more than half of it across the bars.
+    static func startsIn(_ box: Box, band: Box) -> Bool {
+        band.height > 0 && (band.y..<band.maxY).contains(box.y) && 2 * (min(band.maxX, box.maxX) - max(band.x, box.x)) > box.width
     }
 
     /// Whether `word`, taller than `tallestWord` typical words, is print all the same: three

@@ -74,6 +74,12 @@ struct LocatedTests {
         #expect(symbol("A", 146, 10, 10, 40).boundedAlongBars(in: withPrint).box == Box(x: 60, y: 10, width: 87, height: 40))
     }
 
+    /// A line of one word, 12 pixels high, from `x` to `x + 70` on row `y`.
+    func line(_ text: String, _ y: Int, x: Int = 70) -> TextLine {
+        let box = Box(x: x, y: y, width: 70, height: 12)
+        return TextLine(words: [Word(text: text, box: box, confidence: 60)], box: box)
+    }
+
     /// A white label (240) with black bars of 3 and 6 pixels from x = 60 to 150 with spaces of 3
     /// and 9, on rows 30 to 89, their ends a row lower every `dropEvery` pixels along (a code
     /// turned a little); a line of print's strokes over them (rows 10 to 21) and under them (rows
@@ -115,10 +121,6 @@ struct LocatedTests {
         "a word read on a code's bars past the rows zbar decoded is dropped as bars once the box is grown across them; print over and under them stays"
     )
     func wordsOnBarsGrownOver() {
-        func line(_ text: String, _ y: Int) -> TextLine {
-            let box = Box(x: 70, y: y, width: 70, height: 12)
-            return TextLine(words: [Word(text: text, box: box, confidence: 60)], box: box)
-        }
         let lines = [line("S/N: ABC123", 10), line("LTHILIL", 32), line("ABC123", 108)]
         let partial = symbol("ABC123", 60, 50, 90, 16)
         let asDecoded = FrameReader.combine(symbols: [partial], lines: lines).map(\.value)
@@ -126,6 +128,19 @@ struct LocatedTests {
         let grown = FrameReader.combine(symbols: FrameReader.acrossBars([partial], in: barsFrame()), lines: lines)
         #expect(grown.map(\.value) == ["ABC123", "S/N: ABC123", "ABC123"])
         #expect(grown[0].box == Box(x: 60, y: 30, width: 90, height: 60))
+    }
+
+    @Test(
+        "a line starting under a code's bars, where a still image's paint takes in its human-readable line, is dropped once the box is grown across them; a line past it or beside the bars stays"
+    )
+    func ownLineUnderGrownBars() {
+        // The bars' rows 30 to 89: a still's paint takes in a fifth of their height under them, to row 101.
+        let lines = [line("S/N: ABC123", 10), line("ABC12E", 93), line("(SN)", 93, x: 170), line("QTY 1", 104)]
+        let partial = symbol("ABC123", 60, 50, 90, 16)
+        let asDecoded = FrameReader.combine(symbols: [partial], lines: lines).map(\.value)
+        #expect(asDecoded == ["ABC123", "S/N: ABC123", "ABC12E", "(SN)", "QTY 1"])
+        let grown = FrameReader.combine(symbols: FrameReader.acrossBars([partial], in: barsFrame()), lines: lines)
+        #expect(grown.map(\.value) == ["ABC123", "S/N: ABC123", "(SN)", "QTY 1"])
     }
 
     @Test("a Code 128 zbar locates along the start of its rows is bounded, and the label's print read")
