@@ -28,6 +28,9 @@ public struct PrintedTrack: Sendable, Hashable {
     public private(set) var roughSlope: Double?
     /// Its words OCR read a character of twice, in any frame, each read once (`Reading.readOnce`).
     public private(set) var readOnce: [String: String] = [:]
+    /// How many moves nothing read showed the window had seen when the line was last read
+    /// (`Settling`'s `unshownMoves`).
+    public private(set) var moves = 0
     public let place: Provenance.Place
     /// How many frames read the line.
     public var frames: Int { wholes.count }
@@ -41,13 +44,13 @@ public struct PrintedTrack: Sendable, Hashable {
         let value: String
     }
 
-    init(_ reading: Reading, frame: Int, shift: Shift) {
+    init(_ reading: Reading, frame: Int, shift: Shift, moves: Int) {
         box = reading.box
         held = shift.undone(on: reading.box)
         let chars = Array(reading.value)
         place = Provenance.Place(reading.source)
         votes = chars.map { [$0: 0] }
-        add(reading, frame: frame, shift: shift)
+        add(reading, frame: frame, shift: shift, moves: moves)
     }
 
     /// How many characters the line has.
@@ -111,7 +114,8 @@ public struct PrintedTrack: Sendable, Hashable {
         return OCRConfusion.editDistance(mine, theirs) <= abs(mine.count - theirs.count) + 2
     }
 
-    mutating func add(_ reading: Reading, frame: Int, shift: Shift) {
+    mutating func add(_ reading: Reading, frame: Int, shift: Shift, moves: Int) {
+        self.moves = moves
         let chars = Array(reading.value)
         for (k, ch) in chars.enumerated() { votes[k][ch, default: 0] += 1 }
         box = reading.box
@@ -312,6 +316,10 @@ public struct Settling: Sendable, Hashable {
     /// in the frame, so a label moved between two frames read for text is still one label.
     public private(set) var shift = Shift.none
     private var codesHeld: [String: Box] = [:]
+    /// Frames that read print, or a code first held, and no anchor (`shift(of:)`) after the
+    /// window had read something: the hand may have moved the label (one coming into view, its
+    /// code not yet decoded), and lines read before lie where the label was then.
+    public private(set) var unshownMoves = 0
 
     private struct Seen: Sendable, Hashable {
         var reading: Reading
@@ -347,10 +355,10 @@ public struct Settling: Sendable, Hashable {
             }
             if let track = printed.firstIndex(where: { $0.follows(reading, shift: shift) }) ?? anchoredLine(reading, in: readings) {
                 let voted = latest.contains { $0.track == track }
-                if !voted { printed[track].add(reading, frame: framesAdded, shift: shift) }
+                if !voted { printed[track].add(reading, frame: framesAdded, shift: shift, moves: unshownMoves) }
                 latest.append(Seen(reading: reading, track: track, vote: !voted))
             } else {
-                printed.append(PrintedTrack(reading, frame: framesAdded, shift: shift))
+                printed.append(PrintedTrack(reading, frame: framesAdded, shift: shift, moves: unshownMoves))
                 latest.append(Seen(reading: reading, track: printed.count - 1, vote: true))
             }
         }
@@ -379,9 +387,14 @@ public struct Settling: Sendable, Hashable {
         return readings.flatMap(\.words).filter { body($0.text).contains(wanted) }.map(\.confidence).max() ?? 0
     }
 
-    /// The frame's `shift`, and where its barcodes lie on the label as held (those their boxes bound).
+    /// The frame's `shift` (where the last frame held the label, when nothing read shows a move:
+    /// one more `unshownMoves` where the frame read print or a code first held), and where its
+    /// barcodes lie on the label as held (those their boxes bound).
     private mutating func hold(_ readings: [Reading]) {
-        shift = shift(of: readings)
+        let moved = shift(of: readings)
+        let placing = readings.contains { !$0.source.isBarcode || $0.box.boundsACode && codesHeld[$0.value] == nil }
+        if moved == nil, placing, !printed.isEmpty || !codesHeld.isEmpty { unshownMoves += 1 }
+        shift = moved ?? shift
         for code in readings where code.source.isBarcode && code.box.boundsACode { codesHeld[code.value] = shift.undone(on: code.box) }
     }
 
@@ -389,13 +402,13 @@ public struct Settling: Sendable, Hashable {
     /// anchors moved from where they lie as held. An anchor is read once in the frame and was
     /// read before: a barcode its box bounds (`Box.boundsACode`: not a point or a line at one end
     /// of its bars), or a line of four characters at least read exactly as one of the window's
-    /// lines (one only) was read on a frame. Without one, where the last frame held it.
-    private func shift(of readings: [Reading]) -> Shift {
+    /// lines (one only) was read on a frame. Nil without one.
+    private func shift(of readings: [Reading]) -> Shift? {
         let moves = readings.compactMap { reading -> (dx: Int, dy: Int)? in
             guard let held = heldAnchor(reading, in: readings) else { return nil }
             return (reading.box.middle.x - held.middle.x, reading.box.middle.y - held.middle.y)
         }
-        guard !moves.isEmpty else { return shift }
+        guard !moves.isEmpty else { return nil }
         func median(_ values: [Int]) -> Int { values.sorted()[(values.count - 1) / 2] }
         return Shift(dx: median(moves.map(\.dx)), dy: median(moves.map(\.dy)))
     }
@@ -432,11 +445,13 @@ public struct Settling: Sendable, Hashable {
     public var readings: [SerialReading] {
         let codes = values.filter(\.fromBarcode).map(\.value)
         func voted(_ track: PrintedTrack) -> SerialReading {
-            SerialReading(
+            var reading = SerialReading(
                 value: track.filled(track.value(breakingTiesWith: printed), from: codes), symbology: nil, at: track.place,
                 box: track.box, slope: track.slope,
                 roughSlope: track.roughSlope,
                 readOnce: track.readOnce)
+            reading.unplaced = track.moves < unshownMoves
+            return reading
         }
         let outvoted = Set(printed.indices.filter { k in printed.contains { printed[k].isOutvoted(by: $0) || printed[k].isPiece(of: $0) } })
         var out = latest.filter { !outvoted.contains($0.track ?? -1) }.map { item in

@@ -300,15 +300,18 @@ enum Layout {
 
     /// The values (folded) of the printed lines set apart from every barcode's bars: not across
     /// the bars just under or over them (two of the line's heights at most, no other line
-    /// between), where a code's human-readable line is printed, on no reading of that value. None
-    /// where a barcode has no box that bounds it (`Box.codeAtLeast` pixels each way at least):
-    /// nothing then says where its line would be.
+    /// between, a speck of one letter or digit no line), where a code's human-readable line is
+    /// printed, on no reading of that value. None where a barcode has no box that bounds it
+    /// (`Box.codeAtLeast` pixels each way at least): nothing then says where its line would be;
+    /// nor lines read `unplaced`.
     static func apartFromBars(_ readings: [SerialReading]) -> Set<String> {
         let bars = readings.filter(\.isBarcode).compactMap(\.box)
         guard !bars.isEmpty, bars.count == readings.count(where: \.isBarcode),
             bars.allSatisfy({ min($0.width, $0.height) >= Box.codeAtLeast })
         else { return [] }
-        let lines = readings.filter { !$0.isBarcode }.compactMap(\.box)
+        let placed = readings.filter { !$0.isBarcode && !$0.unplaced }
+        // A speck read as a letter ("i", "I") is no line between a code and its own.
+        let lines = placed.filter { lettersAndDigits($0.value).count >= 2 }.compactMap(\.box)
         func across(_ box: Box, _ code: Box) -> Bool { box.x < code.maxX && box.maxX > code.x }
         // Whether `box` is the line nearest the bars `code`, just under or over them.
         func atBars(_ box: Box, _ code: Box) -> Bool {
@@ -321,7 +324,7 @@ enum Layout {
         }
         var apart = Set<String>()
         var near = Set<String>()
-        for line in readings where !line.isBarcode {
+        for line in placed {
             guard let box = line.box else { continue }
             let values = Tokens.runOn(line.value).map { OCRConfusion.fold(Tokens.withOCRSymbols(String($0))) }
             if bars.contains(where: { atBars(box, $0) }) { near.formUnion(values) } else { apart.formUnion(values) }

@@ -48,6 +48,9 @@ public struct SerialReading: Sendable, Hashable {
     /// Its words that OCR read a character of twice, from the same ink, each with the word read
     /// once (`Word.readOnce`).
     public var readOnce: [String: String]
+    /// Whether it was read before the hand moved the label in a way nothing read showed (a
+    /// label coming into view): where it lies against what was read after is not known.
+    public var unplaced = false
 
     public init(
         value: String, symbology: String?, at place: Provenance.Place, box: Box? = nil, slope: Double? = nil, roughSlope: Double? = nil,

@@ -980,6 +980,49 @@ struct FirstOnFramesTests {
         #expect(SerialChooser.framesFirstValues(settling).map(\.value) == ["HWD79015", "QX12345678"])
         #expect(SerialChooser.framesFirstValues(Settling(startedAt: .zero, voting: true)).isEmpty)
     }
+
+    @Test(
+        "a line read before the label moved where nothing read showed it is not measured against the bars read after: a code's own line misread as the label came into view stays after the code"
+    )
+    func linesReadBeforeAnUnshownMove() {
+        // The label coming into view at the frame's left edge: its code not decoded, the code's
+        // own line read with a Y for its V. Then the label 200 pixels to the right, the code
+        // decoded, and none of the first frame's lines read again.
+        let entering = [
+            Reading(value: "Made in USA", source: .text(line: 3), box: Box(x: 0, y: 640, width: 150, height: 30)),
+            Reading(value: "URY56763", source: .text(line: 2), box: Box(x: 6, y: 536, width: 136, height: 40)),
+        ]
+        let code = Reading(value: "URV56763", source: .barcode(symbology: "CODE-128"), box: Box(x: 201, y: 339, width: 543, height: 164))
+        let held = [code, Reading(value: "Patient Monitor PM-12", source: .text(line: 1), box: Box(x: 201, y: 79, width: 510, height: 46))]
+        var settling = Settling(startedAt: .zero, voting: true)
+        for frame in [entering, held, held] { settling.add(frame) }
+        #expect(settling.unshownMoves == 1)
+        let unplaced = settling.readings.filter(\.unplaced).map(\.value)
+        #expect(unplaced == ["Made in USA", "URY56763"], "\(unplaced)")
+        var c = SerialChooser()
+        _ = c.handle(.opened)
+        _ = c.handle(.cameraStarted)
+        for (i, frame) in [entering, held, held].enumerated() { _ = c.handle(.frameRead(frame, at: .milliseconds(100 * i))) }
+        _ = c.handle(.clock(.seconds(2)))
+        #expect(c.rows.map(\.value) == ["URV56763", "URY56763"])
+        #expect(c.rows.last?.detail.contains("disagrees with URV56763") == true)
+        // Read again once the label is held, a line lies where the frames after read it.
+        var again = Settling(startedAt: .zero, voting: true)
+        for frame in [entering, held, held + [entering[1].moved(200, 0)]] { again.add(frame) }
+        #expect(again.readings.filter(\.unplaced).map(\.value) == ["Made in USA"])
+        // A frame that read a code (zbar's box a point at one end of its bars) and no print says
+        // nothing of where print lies: no move is counted.
+        let point = Reading(value: "URV56763", source: .barcode(symbology: "CODE-128"), box: Box(x: 744, y: 339, width: 1, height: 1))
+        var codeOnly = Settling(startedAt: .zero, voting: true)
+        for frame in [held, [point], held] { codeOnly.add(frame) }
+        #expect(codeOnly.unshownMoves == 0)
+        // The label's code first decoded on a frame read for barcodes only, where the label had
+        // moved to: that frame holds the code, and the move is counted there.
+        var codeFirst = Settling(startedAt: .zero, voting: true)
+        for frame in [entering, [code], held] { codeFirst.add(frame) }
+        #expect(codeFirst.unshownMoves == 1)
+        #expect(codeFirst.readings.filter(\.unplaced).map(\.value) == ["Made in USA", "URY56763"])
+    }
 }
 
 extension Reading {

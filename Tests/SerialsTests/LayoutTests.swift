@@ -33,6 +33,12 @@ struct LayoutTests {
         // Just under the bars, across them, it is their human-readable line misread: after them.
         let under = SerialExtractor.candidates(label + [boxed("MXL60841HL", 3, 800, 352, 185, 21), located])
         #expect(under.map(\.value) == ["MXP60841HL", "MXL60841HL"])
+        // A speck read as a letter between them is no line between: still their line misread.
+        let lower = boxed("MXL60841HL", 3, 800, 380, 185, 21)
+        let speck = boxed("i", 4, 900, 356, 4, 14)
+        #expect(SerialExtractor.candidates(label + [lower, speck, located]).map(\.value) == ["MXP60841HL", "MXL60841HL"])
+        let between = boxed("P/N", 4, 900, 356, 40, 14)
+        #expect(SerialExtractor.candidates(label + [lower, between, located]).map(\.value).first == "MXL60841HL")
         // Just over them with another line between, it is not theirs either.
         let over = [boxed("MXL60841HL", 3, 700, 130, 185, 21), boxed("Product No: GJALSH#ABA", 4, 700, 155, 326, 19)]
         #expect(SerialExtractor.candidates(label + over + [located]).map(\.value) == ["MXL60841HL", "MXP60841HL"])
