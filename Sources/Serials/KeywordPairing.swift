@@ -116,7 +116,7 @@ final class KeywordPairing {
         values = texts.filter {
             let value = readings[$0].value
             return waiting[$0] == nil && !taken.contains($0) && Keywords.fields(in: value).first?.kind == Keywords.Kind.none
-                && value.filter { $0.isLetter || $0.isNumber }.count >= 2 && !Layout.namesItsField(value)
+                && !Layout.isSpeck(value) && !Layout.namesItsField(value)
         }
     }
 

@@ -27,6 +27,10 @@ enum Layout {
     /// `text`'s letters and digits, what a value's print holds whatever OCR read between them.
     static func lettersAndDigits(_ text: String) -> String { text.filter { $0.isLetter || $0.isNumber } }
 
+    /// Whether `text` is a speck read as a mark, fewer than two letters or digits ("i", "v"): no
+    /// value, and no line between others.
+    static func isSpeck(_ text: String) -> Bool { lettersAndDigits(text).count < 2 }
+
     /// `readings` with each word OCR split into two boxes put together again: a box that starts
     /// within a sixth of its height after another ends, on the same row, continues it; rows are
     /// followed along the print's `tilt` (on a tilted label, the value of the row above ends
@@ -310,8 +314,7 @@ enum Layout {
             bars.allSatisfy({ min($0.width, $0.height) >= Box.codeAtLeast })
         else { return [] }
         let placed = readings.filter { !$0.isBarcode && !$0.unplaced }
-        // A speck read as a letter ("i", "I") is no line between a code and its own.
-        let lines = placed.filter { lettersAndDigits($0.value).count >= 2 }.compactMap(\.box)
+        let lines = placed.filter { !isSpeck($0.value) }.compactMap(\.box)
         func across(_ box: Box, _ code: Box) -> Bool { box.x < code.maxX && box.maxX > code.x }
         // Whether `box` is the line nearest the bars `code`, just under or over them.
         func atBars(_ box: Box, _ code: Box) -> Bool {
