@@ -17,6 +17,16 @@ extension FrameReader {
     /// `skew` is the frame's tilt in degrees; the bars of a tilted barcode reach past the band
     /// zbar decoded by up to its width times the tangent of the tilt.
     public static func combine(symbols: [BarcodeSymbol], lines: [TextLine], skew: Double = 0) -> [Reading] {
+        combine(symbols: symbols, lines: lines, skew: skew, turned: [])
+    }
+
+    /// `combine`, and a word whose middle lies on the bars of a code the hand turned, as they
+    /// stand (`turned`: `BarcodeSymbol.turnedBars`), or in the band under them where its
+    /// human-readable line is printed (a fifth of their height), dropped too: zbar boxes a turned
+    /// code on a band of its rows, level, and the page is painted with that box, so the rest of
+    /// its bars and its own line are read, where a still's paint would have covered them.
+    static func combine(symbols: [BarcodeSymbol], lines: [TextLine], skew: Double, turned: [TurnedBars]) -> [Reading] {
+        let turnedAreas = turned.map { $0.corners(margin: 2, band: 0.2) }
         var readings = symbols.map { Reading(value: $0.value, source: .barcode(symbology: $0.symbology), box: $0.box) }
         let barcodeAreas = symbols.map { $0.box.insetBy(4) }
         let ownLines = symbols.map(ownLineBand)
@@ -30,6 +40,7 @@ extension FrameReader {
             else { return nil }
             let covered = barcodeAreas.map { $0.intersectionArea(word.box) }.max() ?? 0
             if covered * 2 > word.box.area || ownLines.contains(where: { startsIn(word.box, band: $0) }) { return nil }
+            if turnedAreas.contains(where: { TurnedBars.holds($0, word.box) }) { return nil }
             let beside = barcodeSurroundings.map { $0.intersectionArea(word.box) }.max() ?? 0
             if beside * 2 > word.box.area && word.confidence < uncertainBesideBarcode { return nil }
             var cleaned = word

@@ -80,7 +80,8 @@ public final class FrameReader {
         for look in TextPipeline.secondLooks where runs(look.pass) { look.run(on: &reading, with: self) }
         if runs(.secondChoices) { reading.lines = pass(.secondChoices) { offeringSecondChoices(reading.lines, on: reading.page) } }
         let lines = reading.lines.map { $0.movingBoxes(reading.upright.originalBox) }
-        return Self.combine(symbols: Self.acrossBars(reading.symbols, in: frame), lines: lines, skew: reading.upright.angle)
+        let turned = reading.symbols.compactMap { $0.turnedBars(in: frame) }.filter(\.isTurned)
+        return Self.combine(symbols: Self.acrossBars(reading.symbols, in: frame), lines: lines, skew: reading.upright.angle, turned: turned)
     }
 
     /// `symbols` with their boxes grown across their bars (`BarcodeSymbol.boundedAcrossBars`),
