@@ -52,21 +52,6 @@ struct TurnedBarsTests {
         return columns
     }
 
-    /// How many dark pixels of `frame` lie in `region` of the code turned `degrees`.
-    static func dark(_ frame: Frame, in region: Region, degrees: Double) -> Int {
-        let phi = degrees * .pi / 180
-        var count = 0
-        for y in 0..<frame.height {
-            for x in 0..<frame.width where frame[x, y] < 128 {
-                let (dx, dy) = (Double(x) - 200, Double(y) - 130)
-                let t = Int((dx * cos(phi) - dy * sin(phi)).rounded(.down))
-                let k = Int((dx * sin(phi) + dy * cos(phi)).rounded(.down))
-                if Self.region(t, k) == region { count += 1 }
-            }
-        }
-        return count
-    }
-
     /// zbar's box for a code turned 8 degrees: level, on the 16 rows through its middle.
     static let strip = BarcodeSymbol(value: "ABC123", symbology: "CODE-128", box: Box(x: 124, y: 122, width: 152, height: 16))
 
